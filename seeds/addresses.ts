@@ -1,0 +1,36 @@
+// Swedish-style street addresses, postal codes and phone numbers.
+import type { Faker } from '@faker-js/faker';
+import type { Address } from './schema-types';
+import { COUNTRY, type City } from './reference-data';
+import type { Draw } from './draw';
+
+export class AddressMaker {
+  private readonly streetNames: readonly string[];
+  private readonly streetSuffixes: readonly string[];
+
+  constructor(faker: Faker, private readonly draw: Draw) {
+    const location = faker.rawDefinitions.location;
+    if (!location?.street_name || !location.street_suffix) throw new Error('Faker sv locale lacks street names');
+    this.streetNames = location.street_name;
+    this.streetSuffixes = location.street_suffix;
+  }
+
+  address(city: City): Address {
+    const { draw } = this;
+    const street = `${draw.pick(this.streetNames)}${draw.pick(this.streetSuffixes)} ${draw.between(1, 140)}`;
+    const postal = `${draw.pick(city.postalPrefixes)} ${draw.digits(2)}`;
+    return { Street: street, City: city.name, PostalCode: postal, Country: COUNTRY };
+  }
+
+  /** A mobile number: `+46 70 123 45 67`. */
+  mobile(): string {
+    const { draw } = this;
+    return `+46 7${draw.pick(['0', '2', '3', '6', '9'])} ${draw.digits(3)} ${draw.digits(2)} ${draw.digits(2)}`;
+  }
+
+  /** A landline in the city's area: `+46 18 611 00 23`. */
+  landline(city: City): string {
+    const { draw } = this;
+    return `+46 ${city.areaCode} ${draw.between(2, 9)}${draw.digits(2)} ${draw.digits(2)} ${draw.digits(2)}`;
+  }
+}

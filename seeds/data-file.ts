@@ -1,0 +1,61 @@
+// Data files: export a generated set, or load one instead of generating.
+// A file is validated whole before anything is served: a bad record stops
+// start-up with the file name and the first offending record's path.
+import fs from 'node:fs';
+import type { ClientDetail } from './schema-types';
+import { describeSchemaError, SpecSchemas } from './spec';
+import { ClientGenerator } from './client';
+
+export class DataFileError extends Error {}
+
+export function loadDataFile(file: string, schemas = new SpecSchemas()): ClientDetail[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new DataFileError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new DataFileError(`${file}: is not JSON (${(error as Error).message})`);
+  }
+  if (!Array.isArray(data)) throw new DataFileError(`${file}: must hold a JSON array of ClientDetail records`);
+  if (data.length === 0) throw new DataFileError(`${file}: holds no clients`);
+
+  const isClientDetail = schemas.validator('ClientDetail');
+  const seenIds = new Map<string, number>();
+  const seenPersonalIds = new Map<string, number>();
+  data.forEach((record: unknown, index) => {
+    if (!isClientDetail(record)) {
+      throw new DataFileError(`${file}: [${index}]${describeSchemaError(isClientDetail.errors?.[0])}`);
+    }
+    const client = record as ClientDetail;
+    const earlier = seenIds.get(client.IdClient);
+    if (earlier !== undefined) {
+      throw new DataFileError(`${file}: [${index}].IdClient duplicates [${earlier}].IdClient (${client.IdClient})`);
+    }
+    seenIds.set(client.IdClient, index);
+    const earlierPerson = seenPersonalIds.get(client.PersonalInfo.PersonalId);
+    if (earlierPerson !== undefined) {
+      throw new DataFileError(`${file}: [${index}].PersonalInfo.PersonalId duplicates [${earlierPerson}]`);
+    }
+    seenPersonalIds.set(client.PersonalInfo.PersonalId, index);
+  });
+  return data as ClientDetail[];
+}
+
+/** Streams the set to disk one record at a time: a million clients do not fit in one JSON string. */
+export async function writeDataFile(file: string, seed: number, count: number): Promise<void> {
+  const generator = new ClientGenerator(seed);
+  const out = fs.createWriteStream(file, { encoding: 'utf8' });
+  const write = (chunk: string) =>
+    out.write(chunk) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', resolve));
+  await write('[\n');
+  for (let i = 0; i < count; i++) {
+    await write((i === 0 ? '' : ',\n') + JSON.stringify(generator.client(i)));
+  }
+  await write('\n]\n');
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+}

@@ -1,0 +1,73 @@
+// openapi.yaml at run time: the parsed document, and JSON-Schema validators
+// compiled from its component schemas. Used to validate a data file at load,
+// by the server (validator middleware, docs) and by the tests.
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+
+export type OpenApiDocument = Record<string, unknown> & {
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, unknown> } & Record<string, unknown>;
+};
+
+/** The project root is the nearest folder above this module that holds openapi.yaml (works from src and dist). */
+function findSpecPath(): string {
+  let dir = __dirname;
+  for (;;) {
+    const candidate = path.join(dir, 'openapi.yaml');
+    if (fs.existsSync(candidate)) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('openapi.yaml not found above ' + __dirname);
+    dir = parent;
+  }
+}
+
+export const SPEC_PATH = findSpecPath();
+
+let cachedDocument: OpenApiDocument | undefined;
+
+/** The parsed spec. Callers must not mutate it; tools that do (the validator middleware) get a deep copy. */
+export function loadSpec(): OpenApiDocument {
+  cachedDocument ??= YAML.parse(fs.readFileSync(SPEC_PATH, 'utf8')) as OpenApiDocument;
+  return cachedDocument;
+}
+
+const SPEC_ID = 'openapi.json';
+
+/** Compiles validators for `#/components/...` pointers of the spec (JSON Schema 2020-12, as OAS 3.1 uses). */
+export class SpecSchemas {
+  private readonly ajv: Ajv2020;
+
+  constructor(spec: OpenApiDocument = loadSpec()) {
+    // strict off: the spec document around the schemas is not itself a schema.
+    this.ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+    addFormats(this.ajv, ['uuid', 'email', 'date']);
+    this.ajv.addSchema(structuredClone(spec), SPEC_ID);
+  }
+
+  /** A validator for `components/schemas/<name>`, or for any other JSON pointer into the spec. */
+  validator(pointer: string): ValidateFunction {
+    const ref = pointer.startsWith('#') ? pointer : `#/components/schemas/${pointer}`;
+    const validate = this.ajv.getSchema(`${SPEC_ID}${ref}`);
+    if (!validate) throw new Error(`no schema at ${ref}`);
+    return validate;
+  }
+}
+
+/** An Ajv error as `.PersonalInfo.DateOfBirth: must match format "date"` (a missing property is named in the path). */
+export function describeSchemaError(error: ErrorObject | undefined): string {
+  if (!error) return ': is not valid';
+  let where = error.instancePath.replace(/\/([^/]*)/g, (_, key: string) => (/^\d+$/.test(key) ? `[${key}]` : `.${key}`));
+  let message = error.message ?? 'is not valid';
+  if (error.keyword === 'required') {
+    where += `.${String((error.params as { missingProperty?: string }).missingProperty)}`;
+    message = 'is required';
+  }
+  if (error.keyword === 'additionalProperties') {
+    where += `.${String((error.params as { additionalProperty?: string }).additionalProperty)}`;
+    message = 'is not a documented property';
+  }
+  return `${where}: ${message}`;
+}

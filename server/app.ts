@@ -1,0 +1,87 @@
+// createApp builds the whole request pipeline and never listens. It reads like
+// a table of contents: request id and log → response cache → security and CORS
+// → docs → route → auth → validator → mock controls → handlers → errors.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Express, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { loadSpec } from '../seeds/spec';
+import type { Config } from './config';
+import { ApiKeyGate } from './auth';
+import { docsRoutes } from './docs';
+import { ApiError, errorHandler } from './errors';
+import { corsPolicy, securityHeaders } from './http-hygiene';
+import { FaultInjector, mockControls } from './mock-controls';
+import { findOperation, readOperations, type Operation } from './operations';
+import { beginRequest, contextOf } from './request-context';
+import { ResponseCache } from './response-cache';
+import { clientRoutes } from './routes/clients';
+import { diagnosticsRoutes } from './routes/diagnostics';
+import type { ClientStore } from './store';
+import { checkRawQuery, openApiValidator } from './validator';
+
+export interface App {
+  (req: IncomingMessage, res: ServerResponse): void;
+  express: Express;
+  cache: ResponseCache | undefined;
+}
+
+/** 404 for a path that is no operation, 405 for a method other than GET on one that is. */
+function resolveOperation(operations: readonly Operation[]): RequestHandler {
+  return (req, _res, next) => {
+    const route = findOperation(operations, req.path);
+    if (!route) throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path.slice(0, 200)}`);
+    contextOf(req).route = route;
+    if (req.method !== 'GET') {
+      throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on this path; use GET`, { Allow: 'GET' });
+    }
+    next();
+  };
+}
+
+function requireApiKey(gate: ApiKeyGate): RequestHandler {
+  return (req, _res, next) => {
+    const context = contextOf(req);
+    if (context.route?.operation.isPublic) return next();
+    context.keyCheck ??= gate.check(req);
+    if (context.keyCheck !== 'accepted') gate.require(req);
+    next();
+  };
+}
+
+export function createApp(config: Readonly<Config>, store: ClientStore, logger: Logger): App {
+  const spec = loadSpec();
+  const operations = readOperations(spec);
+  const gate = new ApiKeyGate(config.apiKeys, config.auth);
+  const faults = new FaultInjector(config);
+  const cache = config.cache ? new ResponseCache(config.cacheMb * 1024 * 1024, gate, faults) : undefined;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+  app.set('query parser', 'simple');
+
+  app.use(securityHeaders());
+  app.use(corsPolicy(config));
+  app.use(docsRoutes(spec));
+  app.use(resolveOperation(operations));
+  app.use(requireApiKey(gate));
+  if (cache) app.use(cache.capture());
+  app.use(checkRawQuery);
+  app.use(openApiValidator(spec, config.validateResponses));
+  app.use(mockControls(faults, (req) => contextOf(req).route!));
+  app.use(diagnosticsRoutes());
+  app.use(clientRoutes(store));
+  app.use((req) => {
+    throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path.slice(0, 200)}`);
+  });
+  app.use(errorHandler(logger));
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    beginRequest(req, res, logger);
+    if (cache?.serve(req, res)) return;
+    app(req as express.Request, res as express.Response);
+  };
+  return Object.assign(handler, { express: app, cache });
+}

@@ -1,0 +1,42 @@
+// X-Api-Key on the Client operations. Keys are compared as SHA-256 digests
+// with timingSafeEqual, so neither a key's content nor its length leaks
+// through timing.
+import crypto from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from './errors';
+
+function digest(key: string): Buffer {
+  return crypto.createHash('sha256').update(key, 'utf8').digest();
+}
+
+export type KeyCheck = 'accepted' | 'missing' | 'unknown';
+
+export class ApiKeyGate {
+  private readonly digests: readonly Buffer[];
+
+  constructor(
+    keys: readonly string[],
+    private readonly enabled: boolean,
+  ) {
+    this.digests = keys.map(digest);
+  }
+
+  check(req: IncomingMessage): KeyCheck {
+    if (!this.enabled) return 'accepted';
+    const header = req.headers['x-api-key'];
+    const given = Array.isArray(header) ? header[0] : header;
+    if (given === undefined || given === '') return 'missing';
+    const candidate = digest(given);
+    // Compare against every key, without stopping early.
+    let accepted = false;
+    for (const known of this.digests) accepted = crypto.timingSafeEqual(candidate, known) || accepted;
+    return accepted ? 'accepted' : 'unknown';
+  }
+
+  /** Throws the documented 401 unless the request carries an accepted key. */
+  require(req: IncomingMessage): void {
+    const result = this.check(req);
+    if (result === 'missing') throw new ApiError('UNAUTHORIZED', 'The X-Api-Key header is required');
+    if (result === 'unknown') throw new ApiError('UNAUTHORIZED', 'The X-Api-Key header does not hold a valid key');
+  }
+}

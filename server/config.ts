@@ -1,0 +1,203 @@
+// All configuration in one place. loadConfig is pure: (argv, env) → a frozen,
+// typed Config, or a ConfigError whose one-line message names the bad setting.
+// A flag wins over its environment variable; defaults live in the table below.
+
+export type Toggle = boolean;
+export interface Range {
+  min: number;
+  max: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  seed: number;
+  clients: number;
+  dataFile: string | undefined;
+  apiKeys: readonly string[];
+  /** True when keys came from API_KEYS/--api-keys: then they are never printed. */
+  apiKeysGiven: boolean;
+  auth: Toggle;
+  latencyMs: Range;
+  errorRate: number;
+  validateResponses: Toggle;
+  corsOrigins: '*' | readonly string[];
+  logLevel: LogLevel;
+  workers: number;
+  cache: Toggle;
+  cacheMb: number;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {}
+
+interface Setting<K extends keyof Config> {
+  key: K;
+  env: string;
+  flag: string;
+  fallback: string;
+  help: string;
+  parse: (raw: string) => Config[K];
+}
+
+function integer(min: number, max: number) {
+  return (raw: string): number => {
+    if (!/^\d+$/.test(raw.trim())) throw new Error(`must be a whole number from ${min} to ${max}`);
+    const value = Number(raw);
+    if (value < min || value > max) throw new Error(`must be a whole number from ${min} to ${max}`);
+    return value;
+  };
+}
+
+function toggle(raw: string): boolean {
+  const value = raw.trim().toLowerCase();
+  if (['on', 'true', '1', 'yes'].includes(value)) return true;
+  if (['off', 'false', '0', 'no'].includes(value)) return false;
+  throw new Error('must be on or off');
+}
+
+function list(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+function latency(raw: string): Range {
+  const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(raw);
+  const min = Number(match?.[1]);
+  const max = match?.[2] === undefined ? min : Number(match[2]);
+  if (!match || min > max || max > 60_000) throw new Error('must be milliseconds (0 to 60000) or a range such as 100-400');
+  return { min, max };
+}
+
+function fraction(raw: string): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new Error('must be a number from 0 to 1');
+  return value;
+}
+
+// The order of this table is the order of --help.
+type AnySetting = { [K in keyof Config]: Setting<K> }[keyof Config];
+
+const SETTINGS: readonly AnySetting[] = [
+  { key: 'port', env: 'PORT', flag: '--port', fallback: '4000', help: 'port to listen on; 0 = any free port', parse: integer(0, 65535) },
+  {
+    key: 'host',
+    env: 'HOST',
+    flag: '--host',
+    fallback: '127.0.0.1',
+    help: 'interface to bind; 0.0.0.0 in a container',
+    parse: (raw) => {
+      if (!/^[\w.:-]+$/.test(raw)) throw new Error('must be a host name or IP address');
+      return raw;
+    },
+  },
+  { key: 'seed', env: 'SEED', flag: '--seed', fallback: '1', help: 'Faker seed: same seed and count = same data', parse: integer(0, 2 ** 32 - 1) },
+  { key: 'clients', env: 'CLIENTS', flag: '--clients', fallback: '1000', help: 'number of generated clients', parse: integer(1, 1_000_000) },
+  {
+    key: 'dataFile',
+    env: 'DATA_FILE',
+    flag: '--data',
+    fallback: '',
+    help: 'serve clients from this JSON file (npm run seed writes one) instead of generating',
+    parse: (raw) => (raw.trim() === '' ? undefined : raw.trim()),
+  },
+  {
+    key: 'apiKeys',
+    env: 'API_KEYS',
+    flag: '--api-keys',
+    fallback: 'dev-key',
+    help: 'comma-separated accepted X-Api-Key values',
+    parse: (raw) => {
+      const keys = list(raw);
+      if (keys.length === 0) throw new Error('must hold at least one key');
+      if (keys.some((key) => !/^[\x21-\x7e]{1,256}$/.test(key))) throw new Error('keys must be 1 to 256 printable ASCII characters');
+      return Object.freeze(keys);
+    },
+  },
+  { key: 'auth', env: 'AUTH', flag: '--auth', fallback: 'on', help: 'off lets every request in (local UI work)', parse: toggle },
+  { key: 'latencyMs', env: 'LATENCY_MS', flag: '--latency', fallback: '0', help: 'added delay on Client endpoints: 200, or a range 100-400', parse: latency },
+  { key: 'errorRate', env: 'ERROR_RATE', flag: '--error-rate', fallback: '0', help: 'fraction 0..1 of Client requests answered with a simulated 500', parse: fraction },
+  { key: 'validateResponses', env: 'VALIDATE_RESPONSES', flag: '--validate-responses', fallback: 'on', help: 'check every response against openapi.yaml', parse: toggle },
+  {
+    key: 'corsOrigins',
+    env: 'CORS_ORIGINS',
+    flag: '--cors-origins',
+    fallback: '*',
+    help: 'allowed browser origins, comma-separated, or *',
+    parse: (raw) => {
+      if (raw.trim() === '*') return '*';
+      const origins = list(raw);
+      if (origins.length === 0 || origins.some((origin) => !/^https?:\/\/[^/\s]+$/.test(origin))) {
+        throw new Error('must be * or origins such as http://localhost:5173');
+      }
+      return Object.freeze(origins);
+    },
+  },
+  {
+    key: 'logLevel',
+    env: 'LOG_LEVEL',
+    flag: '--log-level',
+    fallback: 'info',
+    help: `log level: ${LOG_LEVELS.join(', ')}`,
+    parse: (raw) => {
+      if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new Error(`must be one of ${LOG_LEVELS.join(', ')}`);
+      return raw as LogLevel;
+    },
+  },
+  { key: 'workers', env: 'WORKERS', flag: '--workers', fallback: '1', help: 'node:cluster worker processes', parse: integer(1, 64) },
+  { key: 'cache', env: 'CACHE', flag: '--cache', fallback: 'on', help: 'serve repeated requests from the validated response cache', parse: toggle },
+  { key: 'cacheMb', env: 'CACHE_MB', flag: '--cache-mb', fallback: '64', help: 'response cache size in MB', parse: integer(1, 4096) },
+];
+
+export function helpText(): string {
+  const rows = SETTINGS.map((s) => `  ${`${s.flag} <value>`.padEnd(28)} ${s.env.padEnd(19)} ${s.help} (default: ${s.fallback || 'none'})`);
+  return [
+    'Usage: client-records-mock [options]',
+    '',
+    'Spec-first mock of the Client Records and Diagnostics Service (openapi.yaml).',
+    'Every option can also be set by its environment variable; the flag wins.',
+    '',
+    `  ${'flag'.padEnd(28)} ${'environment'.padEnd(19)} meaning`,
+    ...rows,
+    `  ${'--help'.padEnd(28)} ${''.padEnd(19)} print this help and exit`,
+  ].join('\n');
+}
+
+/** Raw values from argv: `--port 0` and `--port=0` both work. */
+function readFlags(argv: readonly string[]): Map<string, string> {
+  const known = new Set(SETTINGS.map((s) => s.flag));
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    if (!known.has(name)) throw new ConfigError(`unknown option ${name} (see --help)`);
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new ConfigError(`option ${name} needs a value`);
+    flags.set(name, value);
+  }
+  return flags;
+}
+
+export function loadConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Readonly<Config> {
+  const flags = readFlags(argv);
+  const config: Partial<Record<keyof Config, unknown>> = {};
+  for (const s of SETTINGS) {
+    const fromFlag = flags.get(s.flag);
+    const fromEnv = env[s.env];
+    const raw = fromFlag ?? fromEnv ?? s.fallback;
+    try {
+      config[s.key] = s.parse(raw);
+    } catch (error) {
+      const source = fromFlag !== undefined ? s.flag : fromEnv !== undefined ? s.env : `default of ${s.env}`;
+      // Keys are secrets: a bad one is named, never echoed.
+      const shown = s.key === 'apiKeys' ? '' : `=${JSON.stringify(raw)}`;
+      throw new ConfigError(`invalid ${source}${shown}: ${(error as Error).message}`);
+    }
+  }
+  config.apiKeysGiven = flags.has('--api-keys') || env.API_KEYS !== undefined;
+  return Object.freeze(config as Config);
+}

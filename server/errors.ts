@@ -1,0 +1,97 @@
+// One error type, one catalogue, one handler. Anything thrown anywhere ends
+// here and leaves as a spec-valid ErrorDto; nothing else writes an error body.
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { ErrorCode, ErrorDto } from '../seeds/schema-types';
+
+/** Status of every code, as openapi.yaml documents it (info.description, "Errors"). */
+export const ERROR_CATALOGUE = {
+  VALIDATION_ERROR: 400,
+  UNAUTHORIZED: 401,
+  CLIENT_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  TEST_EXCEPTION: 500,
+  INTERNAL_ERROR: 500,
+} as const satisfies Record<ErrorCode, number>;
+
+export const TEST_EXCEPTION_MESSAGE = 'This is a test exception from /Exception endpoint';
+export const INTERNAL_ERROR_MESSAGE = 'An unexpected error occurred';
+
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = ERROR_CATALOGUE[code];
+  }
+
+  toDto(): ErrorDto {
+    return { Code: this.code, Message: this.message };
+  }
+}
+
+/** The shape of express-openapi-validator's errors (HttpError and subclasses). */
+interface ValidatorError {
+  status: number;
+  message: string;
+  errors?: { path?: string; message?: string }[];
+}
+
+function isValidatorError(error: unknown): error is ValidatorError {
+  return typeof error === 'object' && error !== null && 'status' in error && Array.isArray((error as ValidatorError).errors);
+}
+
+const LOCATION_NAMES: Record<string, string> = { query: 'query parameter', params: 'path parameter', headers: 'header', path: 'path parameter' };
+const HEADER_NAMES: Record<string, string> = { prefer: 'Prefer', 'x-api-key': 'X-Api-Key' };
+
+/** `{path: '.query.pageSize', message: 'must be <= 100'}` → `query parameter 'pageSize' must be <= 100`. */
+export function describeRequestError(error: ValidatorError): string {
+  const first = error.errors?.[0];
+  if (!first?.path) return error.message;
+  const match = /^[./]?(query|params|headers|path)[./](.+)$/.exec(first.path);
+  if (!match) return error.message;
+  const [, location, rawName] = match as unknown as [string, string, string];
+  const name = location === 'headers' ? (HEADER_NAMES[rawName] ?? rawName) : rawName;
+  const rule = first.message ?? 'is not valid';
+  if (name === 'Prefer' && /pattern/.test(rule)) return `header 'Prefer' must be code=NNN and/or delay=MS, e.g. 'code=404, delay=500'`;
+  if (/^Unknown query parameter/i.test(rule)) return `unknown query parameter '${name}'`;
+  return `${LOCATION_NAMES[location]} '${name}' ${rule}`;
+}
+
+/** Maps anything thrown to an ApiError. Unexpected errors are logged (without request data) and hidden. */
+export function toApiError(error: unknown, logger: Logger): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isValidatorError(error)) {
+    if (error.status === 400) return new ApiError('VALIDATION_ERROR', describeRequestError(error));
+    if (error.status === 405) return new ApiError('METHOD_NOT_ALLOWED', 'Only GET is allowed on this path', { Allow: 'GET' });
+    if (error.status === 404) return new ApiError('NOT_FOUND', 'No such route');
+    // A 500 from the validator is a response that breaks openapi.yaml: a bug of ours, loudly logged.
+    logger.error({ err: { message: error.message, errors: error.errors } }, 'response does not match openapi.yaml');
+    return new ApiError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE);
+  }
+  // Express and Node report a client's malformed request (e.g. bad percent-encoding) as a 4xx error.
+  const status = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError('VALIDATION_ERROR', 'The request is malformed (e.g. bad percent-encoding)');
+  }
+  logger.error({ err: error }, 'unexpected error');
+  return new ApiError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE);
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, _req, res, next) => {
+    if (res.headersSent) {
+      // Too late for an ErrorDto: end the broken response so the client sees a failure, not a hang.
+      next(error);
+      return;
+    }
+    const apiError = toApiError(error, logger);
+    res.status(apiError.status).set(apiError.headers).json(apiError.toDto());
+  };
+}

@@ -1,0 +1,20 @@
+// Structured logs (pino). Even synthetic health data is logged as if it were
+// real: request lines carry the route template, never the raw URL, a key, a
+// filter value or a body; the redaction list is a second line of defence.
+import pino, { type DestinationStream, type Logger } from 'pino';
+import type { LogLevel } from './config';
+
+export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { pid: process.pid },
+      redact: {
+        paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', '*.apiKey', 'apiKey', 'filter', '*.filter', 'query', '*.query', 'url', '*.url'],
+        censor: '[redacted]',
+      },
+    },
+    // Asynchronous, buffered writes keep logging off the hot path; main.ts flushes on exit.
+    destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+  );
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// The only module with side effects: reads the configuration, builds the data,
+// listens, and stops cleanly on SIGTERM/SIGINT.
+import cluster from 'node:cluster';
+import type { Logger } from 'pino';
+import { ClientStore } from './store';
+import { ConfigError, helpText, loadConfig, type Config } from './config';
+import { createLogger } from './logger';
+import { createApp } from './app';
+import { startHttpServer } from './http-server';
+import { generateClients } from '../seeds/client';
+import { DataFileError, loadDataFile } from '../seeds/data-file';
+
+/** Exit code for a configuration or data-file error (DESIGN: bad value → exit 2). */
+const EXIT_BAD_SETTING = 2;
+
+function fail(message: string): never {
+  process.stderr.write(`client-records-mock: ${message}\n`);
+  process.exit(EXIT_BAD_SETTING);
+}
+
+function readConfig(): Readonly<Config> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(helpText() + '\n');
+    process.exit(0);
+  }
+  try {
+    return loadConfig(argv, process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+}
+
+function buildStore(config: Readonly<Config>): ClientStore {
+  try {
+    const clients = config.dataFile ? loadDataFile(config.dataFile) : generateClients(config.seed, config.clients);
+    return new ClientStore(clients);
+  } catch (error) {
+    if (error instanceof DataFileError) fail(`DATA_FILE ${error.message}`);
+    throw error;
+  }
+}
+
+/** A crash is logged without request data, flushed, and ends the process non-zero for the supervisor to restart. */
+function exitOnCrash(logger: Logger): void {
+  const crash = (kind: string) => (error: unknown) => {
+    const err = error instanceof Error ? { type: error.name, message: error.message, stack: error.stack } : { value: String(error) };
+    logger.fatal({ err }, kind);
+    logger.flush();
+    setTimeout(() => process.exit(1), 100).unref();
+  };
+  process.on('uncaughtException', crash('uncaught exception'));
+  process.on('unhandledRejection', crash('unhandled rejection'));
+}
+
+function startupLine(config: Readonly<Config>, port: number, clients: number): string {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const key = config.auth ? (config.apiKeysGiven ? 'X-Api-Key: (as configured)' : `X-Api-Key: ${config.apiKeys[0]}`) : 'auth off';
+  const source = config.dataFile ? `data ${config.dataFile}` : `seed ${config.seed}`;
+  return `Client Records mock on ${url}  docs ${url}/docs  ${source}  clients ${clients}  ${key}`;
+}
+
+async function runWorker(config: Readonly<Config>): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  exitOnCrash(logger);
+  const store = buildStore(config);
+  const app = createApp(config, store, logger);
+  const running = await startHttpServer(app, config.port, config.host, logger).catch((error: NodeJS.ErrnoException) =>
+    fail(`cannot listen on ${config.host}:${config.port} (${error.code ?? error.message})`),
+  );
+  if (cluster.isPrimary) process.stdout.write(startupLine(config, running.port, store.size) + '\n');
+  else process.send?.({ ready: running.port, clients: store.size });
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'stopping: draining in-flight requests');
+    void running.stop().then(() => {
+      logger.info('stopped');
+      logger.flush(() => process.exit(0));
+    });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+async function runPrimary(config: Readonly<Config>): Promise<void> {
+  // Workers share the listening port through node:cluster; each builds the same data from the same seed.
+  let ready = 0;
+  for (let i = 0; i < config.workers; i++) {
+    const worker = cluster.fork();
+    worker.on('message', (message: { ready?: number; clients?: number }) => {
+      if (message.ready === undefined) return;
+      ready++;
+      if (ready === config.workers) {
+        process.stdout.write(`${startupLine(config, message.ready, message.clients ?? 0)}  workers ${config.workers}\n`);
+      }
+    });
+  }
+  let stopping = false;
+  cluster.on('exit', (worker, code) => {
+    if (!stopping && code !== 0) {
+      process.stderr.write(`client-records-mock: worker ${worker.process.pid} exited with ${code}; starting another\n`);
+      cluster.fork();
+    }
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+  });
+  const shutdown = () => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+const config = readConfig();
+if (cluster.isPrimary && config.workers > 1) void runPrimary(config);
+else void runWorker(config);

@@ -1,0 +1,59 @@
+// The route table, read from openapi.yaml: which path templates exist, which
+// operation answers each, and which operations are public. Requests are
+// matched exactly (case-sensitive, no trailing slash), as the spec writes them.
+import type { OpenApiDocument } from '../seeds/spec';
+
+export type OperationId = 'ping' | 'exception' | 'getClientsSimple' | 'getClientsExtended' | 'getClientDetail';
+
+export interface Operation {
+  operationId: OperationId;
+  /** The spec's template, e.g. `/api/v1/Client/Detail/{idClient}`; what logs show instead of the raw URL. */
+  template: string;
+  isPublic: boolean;
+  /** Statuses openapi.yaml documents for this operation. */
+  statuses: ReadonlySet<number>;
+  match(path: string): Record<string, string> | undefined;
+}
+
+function compileTemplate(template: string): (path: string) => Record<string, string> | undefined {
+  const names: string[] = [];
+  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  if (names.length === 0) return (path) => (path === template ? {} : undefined);
+  const regex = new RegExp(`^${pattern}$`);
+  return (path) => {
+    const match = regex.exec(path);
+    if (!match) return undefined;
+    return Object.fromEntries(names.map((name, i) => [name, match[i + 1]!]));
+  };
+}
+
+export function readOperations(spec: OpenApiDocument): readonly Operation[] {
+  const globalSecurity = spec.security as unknown[] | undefined;
+  return Object.entries(spec.paths).map(([template, item]) => {
+    const get = item.get as { operationId: OperationId; security?: unknown[]; responses: Record<string, unknown> };
+    const security = get.security ?? globalSecurity ?? [];
+    return {
+      operationId: get.operationId,
+      template,
+      isPublic: security.length === 0,
+      statuses: new Set(Object.keys(get.responses).map(Number)),
+      match: compileTemplate(template),
+    };
+  });
+}
+
+export interface RouteMatch {
+  operation: Operation;
+  params: Record<string, string>;
+}
+
+export function findOperation(operations: readonly Operation[], path: string): RouteMatch | undefined {
+  for (const operation of operations) {
+    const params = operation.match(path);
+    if (params) return { operation, params };
+  }
+  return undefined;
+}

@@ -1,0 +1,123 @@
+// The fast path. The data set is immutable, so a response is a pure function of
+// (method, raw URL, key accepted or not, Origin): the first answer to such a
+// request goes through the whole pipeline, request and response validation
+// included, and its exact bytes are kept in an LRU bounded by bytes. Repeats are
+// written straight from there, before Express runs at all. Prefer requests and
+// failures the fault injector decides always take the full pipeline; injected
+// latency still applies to hits.
+import type { IncomingMessage, ServerResponse, OutgoingHttpHeaders } from 'node:http';
+import type { RequestHandler } from 'express';
+import type { ApiKeyGate } from './auth';
+import type { FaultDecision, FaultInjector } from './mock-controls';
+import type { RouteMatch } from './operations';
+import { contextOf } from './request-context';
+
+interface CachedResponse {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+  route: RouteMatch;
+}
+
+// Per-request headers, and those Node writes itself, are never replayed.
+const NOT_REPLAYED = new Set(['x-request-id', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+// Statuses that are a pure function of the request. 5xx never: Exception must run its real path.
+const CACHEABLE_STATUS = new Set([200, 400, 401, 404]);
+const ENTRY_OVERHEAD_BYTES = 512;
+
+export class ResponseCache {
+  private readonly entries = new Map<string, CachedResponse>();
+  private bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly gate: ApiKeyGate,
+    private readonly faults: FaultInjector,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get usedBytes(): number {
+    return this.bytes;
+  }
+
+  private keyOf(req: IncomingMessage): string | undefined {
+    if (req.method !== 'GET' || req.headers.prefer !== undefined) return undefined;
+    const context = contextOf(req);
+    context.keyCheck ??= this.gate.check(req);
+    return `${context.keyCheck}\u0000${req.headers.origin ?? ''}\u0000${req.url ?? ''}`;
+  }
+
+  /** Writes a cached response and returns true, or returns false to let the full pipeline answer. */
+  serve(req: IncomingMessage, res: ServerResponse): boolean {
+    const key = this.keyOf(req);
+    const entry = key === undefined ? undefined : this.entries.get(key);
+    if (!entry || key === undefined) {
+      this.misses++;
+      return false;
+    }
+    const fault: FaultDecision = entry.route.operation.isPublic ? { delayMs: 0, fail: false } : this.faults.decide(req);
+    if (fault.fail) return false;
+    // Refresh the entry's place in the LRU order.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.hits++;
+    const context = contextOf(req);
+    context.route = entry.route;
+    context.servedFromCache = true;
+    const write = () => {
+      res.writeHead(entry.status, entry.headers);
+      res.end(entry.body);
+    };
+    if (fault.delayMs > 0) setTimeout(write, fault.delayMs);
+    else write();
+    return true;
+  }
+
+  /** Express middleware: records the final bytes of a cacheable response as they are sent. */
+  capture(): RequestHandler {
+    return (req, res, next) => {
+      const key = this.keyOf(req);
+      const route = contextOf(req).route;
+      if (key === undefined || !route) {
+        next();
+        return;
+      }
+      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+      (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
+        const [chunk, encoding] = args;
+        if (CACHEABLE_STATUS.has(res.statusCode) && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
+          const body = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk;
+          const headers: OutgoingHttpHeaders = {};
+          for (const [name, value] of Object.entries(res.getHeaders())) {
+            if (!NOT_REPLAYED.has(name) && value !== undefined) headers[name] = value;
+          }
+          this.store(key, { status: res.statusCode, headers, body, route });
+        }
+        return end(...args);
+      };
+      next();
+    };
+  }
+
+  private store(key: string, entry: CachedResponse): void {
+    const size = entry.body.length + key.length + ENTRY_OVERHEAD_BYTES;
+    if (size > this.maxBytes) return;
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.bytes -= previous.body.length + key.length + ENTRY_OVERHEAD_BYTES;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, entry);
+    this.bytes += size;
+    for (const [oldestKey, oldest] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldestKey);
+      this.bytes -= oldest.body.length + oldestKey.length + ENTRY_OVERHEAD_BYTES;
+    }
+  }
+}

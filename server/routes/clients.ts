@@ -1,0 +1,40 @@
+// Tag Client: thin handlers over the store. The validator has already checked
+// every parameter, so handlers only read them.
+import { Router } from 'express';
+import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../seeds/schema-types';
+import { ApiError } from '../errors';
+import { readListQuery, setPagingHeaders } from '../paging';
+import { toExtended, toSimple } from '../projections';
+import type { ClientStore } from '../store';
+
+export function clientRoutes(store: ClientStore): Router {
+  const router = Router({ caseSensitive: true, strict: true });
+
+  // operationId: getClientsSimple
+  router.get('/api/v1/Client/Simple', (req, res) => {
+    const query = readListQuery(req.query);
+    const { total, items } = store.page(query);
+    setPagingHeaders(res, req.path, query, total);
+    const body: ClientSimplePage = { Page: query.page, PageSize: query.pageSize, Results: items.map(toSimple) };
+    res.json(body);
+  });
+
+  // operationId: getClientsExtended
+  router.get('/api/v1/Client/Extended', (req, res) => {
+    const query = readListQuery(req.query);
+    const { total, items } = store.page(query);
+    setPagingHeaders(res, req.path, query, total);
+    const body: ClientExtendedPage = { Page: query.page, PageSize: query.pageSize, Results: items.map(toExtended) };
+    res.json(body);
+  });
+
+  // operationId: getClientDetail
+  router.get('/api/v1/Client/Detail/:idClient', (req, res) => {
+    const id = String(req.params.idClient);
+    const client: ClientDetail | undefined = store.byId(id.toLowerCase());
+    if (!client) throw new ApiError('CLIENT_NOT_FOUND', `No client with IdClient ${id} exists`);
+    res.json(client);
+  });
+
+  return router;
+}

@@ -1,0 +1,102 @@
+// The client store: an immutable data set, sorted once, with its indexes made
+// once at start. It answers page(query) and byId(id) and knows nothing of HTTP.
+import type { ClientDetail } from '../seeds/schema-types';
+import { normalizeTerm, SearchIndex } from './search-index';
+
+export interface ListQuery {
+  page: number;
+  pageSize: number;
+  active?: boolean;
+  filter?: string;
+  idStaff?: string;
+  idLocation?: string;
+}
+
+export interface ListResult {
+  total: number;
+  items: readonly ClientDetail[];
+}
+
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+
+/** The documented order: FullName (English collation, case- and accent-insensitive), then IdClient. */
+export function compareClients(a: ClientDetail, b: ClientDetail): number {
+  return collator.compare(a.PersonalInfo.FullName, b.PersonalInfo.FullName) || (a.IdClient < b.IdClient ? -1 : a.IdClient > b.IdClient ? 1 : 0);
+}
+
+function groupPositions(clients: readonly ClientDetail[], keyOf: (client: ClientDetail) => string | undefined): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  clients.forEach((client, position) => {
+    const key = keyOf(client);
+    if (key === undefined) return;
+    const group = groups.get(key);
+    if (group) group.push(position);
+    else groups.set(key, [position]);
+  });
+  return groups;
+}
+
+/** True when the sorted array holds the value. */
+function holds(sorted: readonly number[], value: number): boolean {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const at = sorted[mid]!;
+    if (at === value) return true;
+    if (at < value) low = mid + 1;
+    else high = mid - 1;
+  }
+  return false;
+}
+
+const NONE: readonly number[] = [];
+
+export class ClientStore {
+  /** All clients in list order. */
+  readonly sorted: readonly ClientDetail[];
+  private readonly byIdIndex: Map<string, ClientDetail>;
+  private readonly byStaff: Map<string, number[]>;
+  private readonly byLocation: Map<string, number[]>;
+  private readonly byStatus: Map<string, number[]>;
+  private readonly search: SearchIndex;
+
+  constructor(clients: readonly ClientDetail[]) {
+    this.sorted = [...clients].sort(compareClients);
+    this.byIdIndex = new Map(this.sorted.map((client) => [client.IdClient, client]));
+    this.byStaff = groupPositions(this.sorted, (c) => c.Staff?.IdStaff);
+    this.byLocation = groupPositions(this.sorted, (c) => c.Location?.IdLocation);
+    this.byStatus = groupPositions(this.sorted, (c) => c.Status);
+    this.search = new SearchIndex(this.sorted);
+  }
+
+  get size(): number {
+    return this.sorted.length;
+  }
+
+  byId(id: string): ClientDetail | undefined {
+    return this.byIdIndex.get(id);
+  }
+
+  /** Filters combine with AND: the smallest candidate list drives, the others are membership checks. */
+  page(query: ListQuery): ListResult {
+    const lists: (readonly number[])[] = [];
+    if (query.idStaff !== undefined) lists.push(this.byStaff.get(query.idStaff) ?? NONE);
+    if (query.idLocation !== undefined) lists.push(this.byLocation.get(query.idLocation) ?? NONE);
+    if (query.active !== undefined) lists.push(this.byStatus.get(query.active ? 'Active' : 'Inactive') ?? NONE);
+    const term = query.filter === undefined ? '' : normalizeTerm(query.filter);
+    if (term !== '') lists.push(this.search.search(term));
+
+    const start = (query.page - 1) * query.pageSize;
+    if (lists.length === 0) {
+      return { total: this.sorted.length, items: this.sorted.slice(start, start + query.pageSize) };
+    }
+    lists.sort((a, b) => a.length - b.length);
+    const [driver, ...others] = lists as [readonly number[], ...(readonly number[])[]];
+    const matches = others.length === 0 ? driver : driver.filter((position) => others.every((list) => holds(list, position)));
+    return {
+      total: matches.length,
+      items: matches.slice(start, start + query.pageSize).map((position) => this.sorted[position]!),
+    };
+  }
+}
