@@ -1,0 +1,134 @@
+// Starting real servers for tests: in-process on port 0 (createApp + the real
+// HTTP server), or as a separate process running the built CLI. Every server a
+// test starts is stopped by that test.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig, type Config } from '../../server/config';
+import { createApp, type App } from '../../server/app';
+import { createLogger } from '../../server/logger';
+import { startHttpServer, type RunningServer } from '../../server/http-server';
+import { ClientStore } from '../../server/store';
+import { generateClients } from '../../seeds/client';
+import type { ClientDetail } from '../../seeds/schema-types';
+
+export const API_KEY = 'dev-key';
+export const ROOT = path.resolve(__dirname, '../..');
+export const MAIN_JS = path.join(ROOT, 'dist/server/main.js');
+
+/** The default configuration, quiet, with overrides. */
+export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
+  return Object.freeze({ ...loadConfig([], {}), logLevel: 'silent', ...overrides } as Config);
+}
+
+const storeCache = new Map<string, ClientStore>();
+
+/** Stores are immutable, so tests share one per (seed, count). */
+export function testStore(seed = 1, clients = 1000): ClientStore {
+  const key = `${seed}/${clients}`;
+  let store = storeCache.get(key);
+  if (!store) {
+    store = new ClientStore(generateClients(seed, clients));
+    storeCache.set(key, store);
+  }
+  return store;
+}
+
+/** Collects the server's log lines as parsed JSON. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    callback();
+  }
+
+  get text(): string {
+    return this.lines.join('\n');
+  }
+
+  get records(): Record<string, unknown>[] {
+    return this.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+}
+
+export interface TestServer {
+  baseUrl: string;
+  app: App;
+  logs: LogCapture;
+  running: RunningServer;
+  stop(): Promise<void>;
+}
+
+/** The real app behind the real HTTP server, on 127.0.0.1 and a free port. */
+export async function startTestServer(overrides: Partial<Config> = {}, data?: readonly ClientDetail[]): Promise<TestServer> {
+  const config = testConfig(overrides);
+  const logs = new LogCapture();
+  const logger = createLogger(config.logLevel, logs);
+  const store = data ? new ClientStore(data) : testStore(config.seed, config.clients);
+  const app = createApp(config, store, logger);
+  const running = await startHttpServer(app, 0, '127.0.0.1', logger);
+  return {
+    baseUrl: `http://127.0.0.1:${running.port}`,
+    app,
+    logs,
+    running,
+    stop: () => running.stop(),
+  };
+}
+
+export interface SpawnedServer {
+  baseUrl: string;
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+/** Runs the built CLI (npm test builds it first) and waits for its start-up line. */
+export function spawnServer(args: string[] = [], env: Record<string, string> = {}, timeoutMs = 20_000): Promise<SpawnedServer> {
+  const child = spawn(process.execPath, [MAIN_JS, '--port', '0', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in ${timeoutMs} ms: ${err}`));
+    }, timeoutMs);
+    const onData = () => {
+      const match = /on (http:\/\/[\d.]+:\d+)/.exec(out);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      resolve({
+        baseUrl: match[1]!,
+        child,
+        stdout: () => out,
+        stderr: () => err,
+        exited,
+        stop: (signal = 'SIGTERM') => {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          return exited;
+        },
+      });
+    };
+    child.stdout!.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before starting: ${err}`));
+    });
+  });
+}
+
+/** GET with the API key unless told otherwise. */
+export function get(baseUrl: string, pathAndQuery: string, headers: Record<string, string> = { 'X-Api-Key': API_KEY }): Promise<Response> {
+  return fetch(baseUrl + pathAndQuery, { headers });
+}
