@@ -12,6 +12,8 @@ export interface Operation {
   isPublic: boolean;
   /** Statuses openapi.yaml documents for this operation. */
   statuses: ReadonlySet<number>;
+  /** Query parameters of type integer: their raw text must be plain decimal digits. */
+  integerQueryParams: ReadonlySet<string>;
   match(path: string): Record<string, string> | undefined;
 }
 
@@ -30,16 +32,28 @@ function compileTemplate(template: string): (path: string) => Record<string, str
   };
 }
 
+interface Parameter {
+  name: string;
+  in: string;
+  schema?: { type?: string };
+  $ref?: string;
+}
+
 export function readOperations(spec: OpenApiDocument): readonly Operation[] {
   const globalSecurity = spec.security as unknown[] | undefined;
+  const sharedParameters = (spec.components.parameters ?? {}) as Record<string, Parameter>;
+  const resolve = (parameter: Parameter) =>
+    parameter.$ref ? sharedParameters[parameter.$ref.replace('#/components/parameters/', '')]! : parameter;
   return Object.entries(spec.paths).map(([template, item]) => {
-    const get = item.get as { operationId: OperationId; security?: unknown[]; responses: Record<string, unknown> };
+    const get = item.get as { operationId: OperationId; security?: unknown[]; responses: Record<string, unknown>; parameters?: Parameter[] };
     const security = get.security ?? globalSecurity ?? [];
+    const parameters = (get.parameters ?? []).map(resolve);
     return {
       operationId: get.operationId,
       template,
       isPublic: security.length === 0,
       statuses: new Set(Object.keys(get.responses).map(Number)),
+      integerQueryParams: new Set(parameters.filter((p) => p.in === 'query' && p.schema?.type === 'integer').map((p) => p.name)),
       match: compileTemplate(template),
     };
   });

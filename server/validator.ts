@@ -4,6 +4,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { RequestHandler } from 'express';
 import type { OpenApiDocument } from '../seeds/spec';
 import { ApiError } from './errors';
+import { contextOf } from './request-context';
 
 export function openApiValidator(spec: OpenApiDocument, validateResponses: boolean): RequestHandler[] {
   return OpenApiValidator.middleware({
@@ -21,10 +22,13 @@ export function openApiValidator(spec: OpenApiDocument, validateResponses: boole
 
 /**
  * What the validator cannot see once Express has parsed the URL: a parameter
- * given twice (it would report a type error instead) and percent-encoding that
- * does not decode (the query parser keeps it as literal text).
+ * given twice (it would report a type error instead), percent-encoding that
+ * does not decode (the query parser keeps it as literal text), and integers
+ * written as anything but decimal digits (its type coercion reads `1e2` and
+ * `0x10` as numbers).
  */
 export const checkRawQuery: RequestHandler = (req, _res, next) => {
+  const integerParams = contextOf(req).route?.operation.integerQueryParams;
   const url = req.url ?? '';
   const at = url.indexOf('?');
   try {
@@ -38,14 +42,18 @@ export const checkRawQuery: RequestHandler = (req, _res, next) => {
     if (pair === '') continue;
     const rawName = pair.split('=', 1)[0]!;
     let name: string;
+    let value: string;
     try {
       name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-      decodeURIComponent(pair.slice(rawName.length + 1).replace(/\+/g, ' '));
+      value = decodeURIComponent(pair.slice(rawName.length + 1).replace(/\+/g, ' '));
     } catch {
       throw new ApiError('VALIDATION_ERROR', `query parameter '${rawName.slice(0, 50)}' has invalid percent-encoding`);
     }
     if (seen.has(name)) throw new ApiError('VALIDATION_ERROR', `query parameter '${name.slice(0, 50)}' is given more than once`);
     seen.add(name);
+    if (integerParams?.has(name) && value !== '' && !/^-?\d+$/.test(value)) {
+      throw new ApiError('VALIDATION_ERROR', `query parameter '${name}' must be integer`);
+    }
   }
   next();
 };
