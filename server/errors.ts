@@ -61,6 +61,7 @@ export function describeRequestError(error: ValidatorError): string {
   const rule = first.message ?? 'is not valid';
   if (name === 'Prefer' && /pattern/.test(rule)) return `header 'Prefer' must be code=NNN and/or delay=MS, e.g. 'code=404, delay=500'`;
   if (/^Unknown query parameter/i.test(rule)) return `unknown query parameter '${name}'`;
+  if (/^Empty value found/i.test(rule)) return `${LOCATION_NAMES[location]} '${name}' must not be empty`;
   return `${LOCATION_NAMES[location]} '${name}' ${rule}`;
 }
 
