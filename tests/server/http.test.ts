@@ -1,0 +1,145 @@
+// HTTP hygiene shared by every route: errors as ErrorDto, exact paths, 405,
+// CORS, request ids, security headers, and the log line.
+import { createApp } from '../../server/app';
+import { createLogger } from '../../server/logger';
+import { startHttpServer } from '../../server/http-server';
+import type { ClientStore } from '../../server/store';
+import { get, LogCapture, startTestServer, testConfig, testStore, type TestServer } from '../support/servers';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ logLevel: 'info' });
+});
+afterAll(() => server.stop());
+
+const ROUTES = ['/api/v1/Diagnostics/Ping', '/api/v1/Diagnostics/Exception', '/api/v1/Client/Simple', '/api/v1/Client/Extended', '/api/v1/Client/Detail/00000000-0000-4000-8000-000000000000'];
+
+describe('unknown routes and exact paths', () => {
+  test.each(['/', '/api', '/api/v1/client/simple', '/api/v1/Client/Simple/', '/api/v1/Client/simple', '/api/v2/Client/Simple', '/api/v1/Client/Detail/', '/API/V1/DIAGNOSTICS/PING'])(
+    'GET %s → 404 NOT_FOUND as an ErrorDto',
+    async (path) => {
+      const response = await get(server.baseUrl, path);
+
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(((await response.json()) as { Code: string }).Code).toBe('NOT_FOUND');
+    },
+  );
+});
+
+describe('methods other than GET', () => {
+  const cases = ROUTES.flatMap((route) => ['POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ route, method })));
+
+  test.each(cases)('$method $route → 405 METHOD_NOT_ALLOWED with Allow: GET', async ({ route, method }) => {
+    const response = await fetch(server.baseUrl + route, { method, headers: { 'X-Api-Key': 'dev-key' }, body: method === 'DELETE' ? undefined : '{"a":1}' });
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET');
+    expect(await response.json()).toEqual({ Code: 'METHOD_NOT_ALLOWED', Message: `${method} is not allowed on this path; use GET` });
+  });
+
+  test('OPTIONS that is not a CORS preflight → 405 as well', async () => {
+    const response = await fetch(server.baseUrl + '/api/v1/Client/Simple', { method: 'OPTIONS' });
+
+    expect(response.status).toBe(405);
+  });
+});
+
+describe('unexpected failures', () => {
+  test('a failing store → 500 INTERNAL_ERROR with a generic message and no stack; the log has the error', async () => {
+    const broken = Object.create(testStore()) as ClientStore;
+    broken.page = () => {
+      throw new Error('disk on fire at /secret/path.ts:12');
+    };
+    const logs = new LogCapture();
+    const app = createApp(testConfig({ logLevel: 'error' }), broken, createLogger('error', logs));
+    const running = await startHttpServer(app, 0, '127.0.0.1', createLogger('silent'));
+
+    try {
+      const response = await get(`http://127.0.0.1:${running.port}`, '/api/v1/Client/Simple');
+      const text = await response.text();
+
+      expect(response.status).toBe(500);
+      expect(JSON.parse(text)).toEqual({ Code: 'INTERNAL_ERROR', Message: 'An unexpected error occurred' });
+      expect(text).not.toContain('disk on fire');
+      expect(logs.text).toContain('disk on fire');
+    } finally {
+      await running.stop();
+    }
+  });
+});
+
+describe('CORS', () => {
+  test('preflight from another origin → 204 allowing GET and X-Api-Key', async () => {
+    const response = await fetch(server.baseUrl + '/api/v1/Client/Simple', {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key,prefer' },
+    });
+
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET');
+    expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-api-key');
+  });
+
+  test('a GET from another origin → X-Total-Count, Link and X-Request-Id exposed', async () => {
+    const response = await get(server.baseUrl, '/api/v1/Client/Simple', { 'X-Api-Key': 'dev-key', Origin: 'http://localhost:5173' });
+
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-expose-headers')).toBe('X-Total-Count,Link,X-Request-Id');
+  });
+
+  test('CORS_ORIGINS=list → an allowed origin is echoed, another gets no CORS header', async () => {
+    const narrow = await startTestServer({ corsOrigins: ['http://localhost:5173'] });
+
+    try {
+      const allowed = await get(narrow.baseUrl, '/api/v1/Diagnostics/Ping', { Origin: 'http://localhost:5173' });
+      const other = await get(narrow.baseUrl, '/api/v1/Diagnostics/Ping', { Origin: 'http://evil.test' });
+
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await narrow.stop();
+    }
+  });
+});
+
+describe('request ids, headers and logs', () => {
+  test('X-Request-Id → echoed when given, generated when not', async () => {
+    const echoed = await get(server.baseUrl, '/api/v1/Diagnostics/Ping', { 'X-Request-Id': 'trace-123' });
+    const generated = await get(server.baseUrl, '/api/v1/Diagnostics/Ping', {});
+
+    expect(echoed.headers.get('x-request-id')).toBe('trace-123');
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test('an X-Request-Id with unsafe characters → replaced by a generated one', async () => {
+    const response = await get(server.baseUrl, '/api/v1/Diagnostics/Ping', { 'X-Request-Id': 'a b<script>' });
+
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test.each(ROUTES)('GET %s → Cache-Control: no-store, nosniff, no X-Powered-By', async (route) => {
+    const response = await get(server.baseUrl, route);
+
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-powered-by')).toBeNull();
+  });
+
+  test('the log line → route template, status and request id; never the key, the filter or the raw id', async () => {
+    const key = 'dev-key';
+    await get(server.baseUrl, '/api/v1/Client/Extended?filter=Marker-Zebra-42', { 'X-Api-Key': key, 'X-Request-Id': 'log-test-1' });
+    await get(server.baseUrl, '/api/v1/Client/Detail/11111111-2222-4333-8444-555555555555', { 'X-Api-Key': key, 'X-Request-Id': 'log-test-2' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const lines = server.logs.records.filter((r) => String(r.reqId).startsWith('log-test-'));
+    expect(lines.map((r) => [r.route, r.status])).toEqual([
+      ['/api/v1/Client/Extended', 200],
+      ['/api/v1/Client/Detail/{idClient}', 404],
+    ]);
+    expect(server.logs.text).not.toContain('Marker-Zebra-42');
+    expect(server.logs.text).not.toContain('11111111-2222-4333-8444-555555555555');
+    expect(server.logs.text).not.toContain(key);
+  });
+});
