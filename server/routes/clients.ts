@@ -1,32 +1,33 @@
 // Tag Client: thin handlers over the store. The validator has already checked
 // every parameter, so handlers only read them.
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../seeds/schema-types';
 import { ApiError } from '../errors';
 import { readListQuery, setPagingHeaders } from '../paging';
 import { toExtended, toSimple } from '../projections';
 import type { ClientStore } from '../store';
 
+/** One handler for both lists: they differ only in how a client is projected. */
+function listPage<Page extends ClientSimplePage | ClientExtendedPage>(
+  store: ClientStore,
+  project: (client: ClientDetail) => Page['Results'][number],
+): RequestHandler {
+  return (req, res) => {
+    const query = readListQuery(req.query);
+    const { total, items } = store.page(query);
+    setPagingHeaders(res, req.path, query, total);
+    res.json({ Page: query.page, PageSize: query.pageSize, Results: items.map(project) } as Page);
+  };
+}
+
 export function clientRoutes(store: ClientStore): Router {
   const router = Router({ caseSensitive: true, strict: true });
 
   // operationId: getClientsSimple
-  router.get('/api/v1/Client/Simple', (req, res) => {
-    const query = readListQuery(req.query);
-    const { total, items } = store.page(query);
-    setPagingHeaders(res, req.path, query, total);
-    const body: ClientSimplePage = { Page: query.page, PageSize: query.pageSize, Results: items.map(toSimple) };
-    res.json(body);
-  });
+  router.get('/api/v1/Client/Simple', listPage<ClientSimplePage>(store, toSimple));
 
   // operationId: getClientsExtended
-  router.get('/api/v1/Client/Extended', (req, res) => {
-    const query = readListQuery(req.query);
-    const { total, items } = store.page(query);
-    setPagingHeaders(res, req.path, query, total);
-    const body: ClientExtendedPage = { Page: query.page, PageSize: query.pageSize, Results: items.map(toExtended) };
-    res.json(body);
-  });
+  router.get('/api/v1/Client/Extended', listPage<ClientExtendedPage>(store, toExtended));
 
   // operationId: getClientDetail
   router.get('/api/v1/Client/Detail/:idClient', (req, res) => {
