@@ -384,7 +384,6 @@ export interface components {
          *     `code=NNN` returns that documented status of the operation with an
          *     `ErrorDto`; `delay=MS` (0 to 10000) delays the response. Separate the
          *     two with a comma or a semicolon.
-         * @example code=500, delay=1000
          */
         Prefer: string;
     };
@@ -428,7 +427,6 @@ export interface operations {
                  *     `code=NNN` returns that documented status of the operation with an
                  *     `ErrorDto`; `delay=MS` (0 to 10000) delays the response. Separate the
                  *     two with a comma or a semicolon.
-                 * @example code=500, delay=1000
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -463,7 +461,6 @@ export interface operations {
                  *     `code=NNN` returns that documented status of the operation with an
                  *     `ErrorDto`; `delay=MS` (0 to 10000) delays the response. Separate the
                  *     two with a comma or a semicolon.
-                 * @example code=500, delay=1000
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -507,7 +504,6 @@ export interface operations {
                  *     `code=NNN` returns that documented status of the operation with an
                  *     `ErrorDto`; `delay=MS` (0 to 10000) delays the response. Separate the
                  *     two with a comma or a semicolon.
-                 * @example code=500, delay=1000
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -603,7 +599,6 @@ export interface operations {
                  *     `code=NNN` returns that documented status of the operation with an
                  *     `ErrorDto`; `delay=MS` (0 to 10000) delays the response. Separate the
                  *     two with a comma or a semicolon.
-                 * @example code=500, delay=1000
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -678,7 +673,6 @@ export interface operations {
                  *     `code=NNN` returns that documented status of the operation with an
                  *     `ErrorDto`; `delay=MS` (0 to 10000) delays the response. Separate the
                  *     two with a comma or a semicolon.
-                 * @example code=500, delay=1000
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse, OutgoingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { ApiKeyGate } from './auth';
-import type { FaultDecision, FaultInjector } from './mock-controls';
+import { NO_FAULT, type FaultDecision, type FaultInjector } from './mock-controls';
 import type { RouteMatch } from './operations';
 import { contextOf } from './request-context';
 
@@ -17,6 +17,8 @@ interface CachedResponse {
   headers: OutgoingHttpHeaders;
   body: Buffer;
   route: RouteMatch;
+  /** The first answer went through mock controls (not a 400/401 before them): hits get LATENCY_MS and ERROR_RATE too. */
+  faulted: boolean;
 }
 
 // Per-request headers, and those Node writes itself, are never replayed.
@@ -60,7 +62,7 @@ export class ResponseCache {
       this.misses++;
       return false;
     }
-    const fault: FaultDecision = entry.route.operation.isPublic ? { delayMs: 0, fail: false } : this.faults.decide(req);
+    const fault: FaultDecision = entry.faulted ? this.faults.decide(req) : NO_FAULT;
     if (fault.fail) return false;
     // Refresh the entry's place in the LRU order.
     this.entries.delete(key);
@@ -96,7 +98,7 @@ export class ResponseCache {
           for (const [name, value] of Object.entries(res.getHeaders())) {
             if (!NOT_REPLAYED.has(name) && value !== undefined) headers[name] = value;
           }
-          this.store(key, { status: res.statusCode, headers, body, route });
+          this.store(key, { status: res.statusCode, headers, body, route, faulted: this.faults.hasDecided(req) });
         }
         return end(...args);
       };

@@ -1,0 +1,50 @@
+// Debian's chromium driven by playwright-core (npm browser downloads cannot
+// reach the network here; .ci/run installs the package with apt-get). Every
+// wait is bounded, and a page records every request that failed, so a test can
+// assert that a page loaded cleanly.
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** Upper bound of any single wait in a browser test. */
+export const WAIT_MS = 15_000;
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    timeout: WAIT_MS,
+  });
+}
+
+export interface PageProblems {
+  /** Every URL the page requested, in order. */
+  requested: string[];
+  /** Requests that never got a response (blocked by CSP or CORS, refused, aborted). */
+  failed: string[];
+  /** Responses with a status of 400 or more. */
+  errorResponses: string[];
+  /** Console errors and uncaught exceptions (CSP violations are reported here). */
+  errors: string[];
+}
+
+/** Starts recording the page's requests, and what went wrong, from now on. */
+export function watchProblems(page: Page): PageProblems {
+  const problems: PageProblems = { requested: [], failed: [], errorResponses: [], errors: [] };
+  page.on('request', (request) => problems.requested.push(request.url()));
+  page.on('requestfailed', (request) => problems.failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'failed'}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.errorResponses.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.errors.push(error.message));
+  return problems;
+}
+
+export async function newPage(browser: Browser): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(WAIT_MS);
+  page.setDefaultNavigationTimeout(WAIT_MS);
+  return page;
+}
