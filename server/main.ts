@@ -2,12 +2,12 @@
 // The only module with side effects: reads the configuration, builds the data,
 // listens, and stops cleanly on SIGTERM/SIGINT.
 import cluster from 'node:cluster';
-import type { Logger } from 'pino';
 import { ClientStore } from './store';
 import { ConfigError, helpText, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import { createApp } from './app';
-import { startHttpServer } from './http-server';
+import { startHttpServer, TIMEOUTS } from './http-server';
+import { EXIT_CRASH, exitOnCrash } from './crash-policy';
 import { generateClients } from '../seeds/client';
 import { DataFileError, loadDataFile } from '../seeds/data-file';
 
@@ -43,18 +43,6 @@ function buildStore(config: Readonly<Config>): ClientStore {
   }
 }
 
-/** A crash is logged without request data, flushed, and ends the process non-zero for the supervisor to restart. */
-function exitOnCrash(logger: Logger): void {
-  const crash = (kind: string) => (error: unknown) => {
-    const err = error instanceof Error ? { type: error.name, message: error.message, stack: error.stack } : { value: String(error) };
-    logger.fatal({ err }, kind);
-    logger.flush();
-    setTimeout(() => process.exit(1), 100).unref();
-  };
-  process.on('uncaughtException', crash('uncaught exception'));
-  process.on('unhandledRejection', crash('unhandled rejection'));
-}
-
 function startupLine(config: Readonly<Config>, port: number, clients: number): string {
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -76,6 +64,11 @@ async function runWorker(config: Readonly<Config>): Promise<void> {
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'stopping: draining in-flight requests');
+    // stop() cuts what is left after TIMEOUTS.drainMs; should even that hang, give up before the 10 s promise.
+    setTimeout(() => {
+      logger.error('could not stop in time');
+      logger.flush(() => process.exit(EXIT_CRASH));
+    }, TIMEOUTS.drainMs + 1_500).unref();
     void running.stop().then(() => {
       logger.info('stopped');
       logger.flush(() => process.exit(0));
