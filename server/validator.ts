@@ -21,6 +21,18 @@ export function openApiValidator(spec: OpenApiDocument, validateResponses: boole
 }
 
 /**
+ * The validator reads `a[b]=1` as an object and skips a `[b]` that names an
+ * Object.prototype member (its prototype-pollution guard), so `x[__proto__]=1`
+ * or `page[constructor]=1` would pass as if absent instead of as unknown.
+ */
+function dropsSilently(name: string): boolean {
+  for (const [, segment = ''] of name.matchAll(/\[([^\]]*)\]/g)) {
+    if (segment === '__proto__' || Object.prototype.hasOwnProperty.call(Object.prototype, segment)) return true;
+  }
+  return false;
+}
+
+/**
  * What the validator cannot see once Express has parsed the URL: a parameter
  * given twice (it would report a type error instead), percent-encoding that
  * does not decode (the query parser keeps it as literal text), and integers
@@ -50,6 +62,7 @@ export const checkRawQuery: RequestHandler = (req, _res, next) => {
       throw new ApiError('VALIDATION_ERROR', `query parameter '${rawName.slice(0, 50)}' has invalid percent-encoding`);
     }
     if (seen.has(name)) throw new ApiError('VALIDATION_ERROR', `query parameter '${name.slice(0, 50)}' is given more than once`);
+    if (dropsSilently(name)) throw new ApiError('VALIDATION_ERROR', `unknown query parameter '${name.slice(0, 50)}'`);
     seen.add(name);
     if (integerParams?.has(name) && value !== '' && !/^-?\d+$/.test(value)) {
       throw new ApiError('VALIDATION_ERROR', `query parameter '${name}' must be integer`);
