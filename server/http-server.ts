@@ -119,8 +119,10 @@ export function startHttpServer(
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // The parser reports every later chunk of a rejected request again: it has been answered once.
     if (answered.has(socket)) return;
+    // A socket error (ECONNRESET, EPIPE: the client went away) has nobody to answer.
+    const fromParser = error.code?.startsWith('HPE_') || error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
     // Write only when no response is under way on this connection, or the two would interleave.
-    if (socket.writable && !(socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+    if (fromParser && socket.writable && !(socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
       const known = (error.code && PARSER_ERRORS[error.code]) || { status: 400, message: 'The request is malformed' };
       // The error carries the raw request bytes (rawPacket): only its code is logged.
       logger.info({ status: known.status, code: error.code }, 'rejected by the HTTP parser');
