@@ -303,9 +303,14 @@ function readArg(name: string, fallback: number): number {
   return value;
 }
 
+/** Resident set size in MB (Linux /proc), or NaN once the process is gone. */
 function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+  } catch {
+    return NaN;
+  }
 }
 
 function freePort(): Promise<number> {
@@ -326,7 +331,12 @@ async function startServer(logFile: string): Promise<{ child: ChildProcess; base
   });
   fs.closeSync(out);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  process.on('exit', () => child.kill('SIGKILL'));
+  // However the soak ends (Ctrl-C included), the server ends with it.
+  process.on('exit', () => {
+    child.kill('SIGKILL');
+    fs.rmSync(logFile, { force: true });
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
   const baseUrl = `http://${HOST}:${port}`;
   for (let tries = 0; ; tries++) {
     const ok = await fetch(`${baseUrl}/api/v1/Diagnostics/Ping`).then((r) => r.ok, () => false);
@@ -395,7 +405,6 @@ async function soak(): Promise<void> {
     { baseUrl: server.baseUrl, terminate: () => server.child.kill('SIGTERM'), exited: server.exited, logText: () => readFrom(logFile, logOffset) },
     mix,
   );
-  fs.rmSync(logFile, { force: true });
 
   const afterWarmUp = rss.filter((sample) => sample.atS >= warmUpS);
   const base = afterWarmUp[0]?.mb ?? rss[0]!.mb;
