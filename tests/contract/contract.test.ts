@@ -1,0 +1,37 @@
+// The contract suite: every named check of lib/checks.ts, one describe per
+// operation. Runs against our server in-process, or unchanged against any
+// deployment: CONTRACT_BASE_URL=… CONTRACT_API_KEY=… (or npm run contract -- --base-url … --api-key …).
+import { CheckContext, CONTRACT_CHECKS, type OperationName } from './lib/checks';
+import { openTarget, type OpenTarget } from './lib/local-target';
+
+// Checks our server is known to fail run as test.failing (red once fixed, as a reminder);
+// CONTRACT_STRICT=1 runs them as ordinary checks (for a deployment without our bugs).
+const STRICT = process.env.CONTRACT_STRICT === '1';
+
+let opened: OpenTarget;
+let context: CheckContext;
+beforeAll(async () => {
+  opened = await openTarget();
+  context = new CheckContext(opened.target);
+  console.log(`contract suite against ${opened.description}`);
+});
+afterAll(() => opened.close());
+
+const DESCRIBES: [OperationName, string][] = [
+  ['ping', 'GET /api/v1/Diagnostics/Ping (ping)'],
+  ['exception', 'GET /api/v1/Diagnostics/Exception (exception)'],
+  ['getClientsSimple', 'GET /api/v1/Client/Simple (getClientsSimple)'],
+  ['getClientsExtended', 'GET /api/v1/Client/Extended (getClientsExtended)'],
+  ['getClientDetail', 'GET /api/v1/Client/Detail/{idClient} (getClientDetail)'],
+  ['routing', 'paths that are no operation'],
+  ['coverage', 'coverage of the documented statuses'],
+];
+
+for (const [operation, title] of DESCRIBES) {
+  describe(title, () => {
+    for (const check of CONTRACT_CHECKS.filter((candidate) => candidate.operation === operation)) {
+      if (check.knownBug && !STRICT) test.failing(`${check.name} [known server bug: ${check.knownBug}]`, () => check.run(context));
+      else test(check.name, () => check.run(context));
+    }
+  });
+}

@@ -1,0 +1,101 @@
+// One request, one exchange. Requests are target-independent values (the key
+// is a role, not a string), so a recorded request can be replayed against
+// another target, and a failing one printed as a curl line.
+import type { Target } from './target';
+
+/** Which `X-Api-Key` the request carries: the target's key, none, or one no deployment accepts. */
+export type KeyRole = 'valid' | 'none' | 'wrong';
+
+export interface ApiRequest {
+  method: string;
+  /** Path and query exactly as sent, already percent-encoded, e.g. `/api/v1/Client/Simple?pageSize=5`. */
+  path: string;
+  key: KeyRole;
+  /** Extra request headers (e.g. `Prefer`). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+export interface Exchange {
+  request: ApiRequest;
+  url: string;
+  status: number;
+  headers: Headers;
+  /** The raw body. */
+  text: string;
+  /** The body parsed as JSON, or undefined when it is empty or not JSON. */
+  json: unknown;
+  ms: number;
+}
+
+export const WRONG_API_KEY = 'contract-suite-wrong-key';
+
+export function requestHeaders(target: Target, request: ApiRequest): Record<string, string> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
+  if (request.key === 'valid') headers['X-Api-Key'] = target.apiKey;
+  if (request.key === 'wrong') headers['X-Api-Key'] = WRONG_API_KEY;
+  return headers;
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Node's fetch (undici) keeps connections alive, so a run of requests reuses one socket. */
+export async function send(target: Target, request: ApiRequest, timeoutMs = 15_000): Promise<Exchange> {
+  const url = target.baseUrl + request.path;
+  const started = performance.now();
+  const response = await fetch(url, {
+    method: request.method,
+    headers: requestHeaders(target, request),
+    redirect: 'manual',
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const text = await response.text();
+  const exchange: Exchange = {
+    request,
+    url,
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: parseJson(text),
+    ms: performance.now() - started,
+  };
+  target.onExchange?.(exchange);
+  return exchange;
+}
+
+/** GET with the target's key unless told otherwise. */
+export function getJson(target: Target, path: string, key: KeyRole = 'valid', headers?: Record<string, string>): Promise<Exchange> {
+  return send(target, { method: 'GET', path, key, headers });
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The request as a curl line. The default key is printed; any other key as
+ * `$CONTRACT_API_KEY`, so a failure log never holds a real deployment's key.
+ */
+export function toCurl(target: Target, request: ApiRequest): string {
+  const parts = ['curl', '-i', '--globoff'];
+  if (request.method !== 'GET') parts.push('-X', request.method);
+  for (const [name, value] of Object.entries(requestHeaders(target, request))) {
+    if (name === 'Accept') continue;
+    if (name === 'X-Api-Key' && request.key === 'valid' && value !== 'dev-key') parts.push('-H', '"X-Api-Key: $CONTRACT_API_KEY"');
+    else parts.push('-H', shellQuote(`${name}: ${value}`));
+  }
+  parts.push(shellQuote(target.baseUrl + request.path));
+  return parts.join(' ');
+}
+
+/** A short description of an exchange for failure messages. */
+export function describeExchange(exchange: Exchange): string {
+  const body = exchange.text.length > 300 ? `${exchange.text.slice(0, 300)}…` : exchange.text;
+  return `${exchange.request.method} ${exchange.request.path} (key: ${exchange.request.key}) → ${exchange.status} ${exchange.headers.get('content-type') ?? '(no content-type)'} ${body}`;
+}

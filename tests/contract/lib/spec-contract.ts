@@ -1,0 +1,219 @@
+// The response contract, read from openapi.yaml at run time and checked with
+// our own Ajv (JSON Schema 2020-12, as OAS 3.1 uses), not with the server's
+// validator middleware. For an exchange it answers: which operation is this,
+// is the status documented for it, and do the content type, the documented
+// headers and the body match the response the spec documents for that status?
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { loadSpec, describeSchemaError, type OpenApiDocument } from '../../../seeds/spec';
+import type { Exchange } from './http';
+
+type Json = Record<string, unknown>;
+
+export interface SpecParameter {
+  name: string;
+  in: 'query' | 'path' | 'header';
+  required: boolean;
+  schema: Json;
+  allowReserved: boolean;
+}
+
+export interface SpecOperation {
+  operationId: string;
+  template: string;
+  /** JSON pointer of the GET operation object. */
+  pointer: string;
+  isPublic: boolean;
+  parameters: readonly SpecParameter[];
+  /** Documented statuses, e.g. ['200', '400', '401', '405', '500']. */
+  statuses: readonly string[];
+  match(pathname: string): Record<string, string> | undefined;
+}
+
+const SPEC_ID = 'openapi.json';
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function compileTemplate(template: string): (pathname: string) => Record<string, string> | undefined {
+  const names: string[] = [];
+  const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  const regex = new RegExp(`^${source}$`);
+  return (pathname) => {
+    const found = regex.exec(pathname);
+    if (!found) return undefined;
+    return Object.fromEntries(names.map((name, i) => [name, found[i + 1]!]));
+  };
+}
+
+/** A header value as the type its schema names, so that `X-Total-Count: 12` validates as the integer 12. */
+function headerValue(raw: string, schema: Json): unknown {
+  const type = schema.type;
+  if (type === 'integer' || type === 'number') return /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
+  if (type === 'boolean') return raw === 'true' ? true : raw === 'false' ? false : raw;
+  return raw;
+}
+
+export class SpecContract {
+  readonly spec: OpenApiDocument;
+  readonly operations: readonly SpecOperation[];
+  private readonly ajv: Ajv2020;
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(spec: OpenApiDocument = loadSpec()) {
+    this.spec = spec;
+    // strict off: the document around the schemas is not itself a schema. int32 is checked, not ignored.
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, logger: false });
+    addFormats(this.ajv);
+    this.ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+    this.ajv.addSchema(structuredClone(spec), SPEC_ID);
+    this.operations = this.readOperations();
+  }
+
+  /** The node at a JSON pointer, following `$ref`s; returns the pointer it ended at. */
+  resolve(pointer: string): { node: Json; pointer: string } {
+    let current: unknown = this.spec;
+    for (const segment of pointer.replace(/^#\/?/, '').split('/').filter(Boolean)) {
+      current = (current as Json | undefined)?.[unescapePointer(segment)];
+    }
+    if (current === undefined || current === null || typeof current !== 'object') throw new Error(`openapi.yaml has nothing at ${pointer}`);
+    const ref = (current as Json).$ref;
+    if (typeof ref === 'string') return this.resolve(ref);
+    return { node: current as Json, pointer };
+  }
+
+  /** A compiled validator for the schema at a pointer (cached). */
+  validator(pointer: string): ValidateFunction {
+    let validate = this.validators.get(pointer);
+    if (!validate) {
+      validate = this.ajv.getSchema(`${SPEC_ID}${pointer}`);
+      if (!validate) throw new Error(`no schema at ${pointer}`);
+      this.validators.set(pointer, validate);
+    }
+    return validate;
+  }
+
+  operation(operationId: string): SpecOperation {
+    const found = this.operations.find((operation) => operation.operationId === operationId);
+    if (!found) throw new Error(`openapi.yaml has no operation ${operationId}`);
+    return found;
+  }
+
+  /** The operation whose path template matches a raw (still percent-encoded) path. */
+  findOperation(pathname: string): { operation: SpecOperation; params: Record<string, string> } | undefined {
+    for (const operation of this.operations) {
+      const params = operation.match(pathname);
+      if (params) return { operation, params };
+    }
+    return undefined;
+  }
+
+  /**
+   * Everything about the exchange that breaks openapi.yaml, as messages; empty
+   * when it conforms. A path that is no operation is checked against
+   * `components/responses/NotFound`; another method on an operation's path
+   * against that operation's responses (where its 405 is documented).
+   */
+  check(exchange: Exchange): string[] {
+    const pathname = new URL(exchange.url).pathname;
+    const found = this.findOperation(pathname);
+    const where = found ? found.operation.operationId : `no operation (${pathname})`;
+    let responsePointer: string;
+    if (found) {
+      const key = [String(exchange.status), `${String(exchange.status)[0]}XX`, 'default'].find((candidate) =>
+        found.operation.statuses.includes(candidate),
+      );
+      if (!key) return [`${where}: status ${exchange.status} is not documented (documented: ${found.operation.statuses.join(', ')})`];
+      responsePointer = `${found.operation.pointer}/responses/${escapePointer(key)}`;
+    } else {
+      if (exchange.status !== 404) return [`${where}: status ${exchange.status} is not documented for an unknown path (documented: 404)`];
+      responsePointer = '#/components/responses/NotFound';
+    }
+    const response = this.resolve(responsePointer);
+    const label = `${where} ${exchange.status}`;
+    return [...this.checkHeaders(exchange, response, label), ...this.checkContent(exchange, response, label)];
+  }
+
+  private checkHeaders(exchange: Exchange, response: { node: Json; pointer: string }, label: string): string[] {
+    const problems: string[] = [];
+    const headers = (response.node.headers ?? {}) as Json;
+    for (const name of Object.keys(headers)) {
+      const header = this.resolve(`${response.pointer}/headers/${escapePointer(name)}`);
+      // Fetch's Headers are case-insensitive, as HTTP header names are.
+      const raw = exchange.headers.get(name);
+      if (raw === null) {
+        if (header.node.required === true) problems.push(`${label}: required header ${name} is missing`);
+        continue;
+      }
+      if (!header.node.schema) continue;
+      const validate = this.validator(`${header.pointer}/schema`);
+      if (!validate(headerValue(raw, header.node.schema as Json))) {
+        problems.push(`${label}: header ${name} ${JSON.stringify(raw.slice(0, 80))}${describeSchemaError(validate.errors?.[0])}`);
+      }
+    }
+    return problems;
+  }
+
+  private checkContent(exchange: Exchange, response: { node: Json; pointer: string }, label: string): string[] {
+    const content = response.node.content as Json | undefined;
+    if (!content) return exchange.text === '' ? [] : [`${label}: the response documents no body but one was sent`];
+    const contentType = exchange.headers.get('content-type');
+    const mediaType = contentType?.split(';')[0]!.trim().toLowerCase();
+    const documented = Object.keys(content);
+    const key = documented.find((candidate) => candidate.toLowerCase() === mediaType);
+    if (!key) return [`${label}: content-type ${contentType ?? '(none)'} is not documented (${documented.join(', ')})`];
+    if (!/^application\/(.+\+)?json$/.test(key)) return [];
+    let body: unknown;
+    try {
+      body = JSON.parse(exchange.text) as unknown;
+    } catch {
+      return [`${label}: the body is not JSON: ${JSON.stringify(exchange.text.slice(0, 80))}`];
+    }
+    const validate = this.validator(`${response.pointer}/content/${escapePointer(key)}/schema`);
+    if (validate(body)) return [];
+    return (validate.errors ?? []).slice(0, 5).map((error) => `${label}: body${describeSchemaError(error)}`);
+  }
+
+  private readOperations(): SpecOperation[] {
+    const globalSecurity = (this.spec.security as unknown[] | undefined) ?? [];
+    return Object.entries(this.spec.paths).map(([template, item]) => {
+      const pointer = `#/paths/${escapePointer(template)}/get`;
+      const get = item.get as Json;
+      const parameters = ((get.parameters ?? []) as unknown[]).map((_, i) => {
+        const parameter = this.resolve(`${pointer}/parameters/${i}`).node;
+        return {
+          name: String(parameter.name),
+          in: parameter.in as SpecParameter['in'],
+          required: parameter.required === true,
+          schema: (parameter.schema ?? {}) as Json,
+          allowReserved: parameter.allowReserved === true,
+        };
+      });
+      return {
+        operationId: String(get.operationId),
+        template,
+        pointer,
+        isPublic: ((get.security as unknown[] | undefined) ?? globalSecurity).length === 0,
+        parameters,
+        statuses: Object.keys(get.responses as Json),
+        match: compileTemplate(template),
+      };
+    });
+  }
+}
+
+let shared: SpecContract | undefined;
+
+/** One contract per process: compiling the validators once is enough. */
+export function specContract(): SpecContract {
+  shared ??= new SpecContract();
+  return shared;
+}
