@@ -397,7 +397,8 @@ export interface components {
         /**
          * @description RFC 8288 page links as relative references with `rel` `first`,
          *     `prev`, `next` and `last` where they apply; every other query
-         *     parameter of the request is kept.
+         *     parameter of the request is kept, so a long non-ASCII `filter`
+         *     makes a long header (four percent-encoded copies of it).
          * @example </api/v1/Client/Simple?page=1&pageSize=25>; rel="first", </api/v1/Client/Simple?page=2&pageSize=25>; rel="next", </api/v1/Client/Simple?page=40&pageSize=25>; rel="last"
          */
         Link: string;

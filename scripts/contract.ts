@@ -6,13 +6,12 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { projectRoot } from './contract-processes';
 
-const USAGE = `Usage: npm run contract -- [--base-url URL] [--api-key KEY] [--seed N] [--runs N] [--strict]
+const USAGE = `Usage: npm run contract -- [--base-url URL] [--api-key KEY] [--seed N] [--runs N]
 
   --base-url URL  check the deployment at URL (else our server, in-process on port 0)
   --api-key KEY   a key that deployment accepts in X-Api-Key (default dev-key)
   --seed N        fast-check seed of the property-based run (default 20260101)
-  --runs N        number of generated requests (default 1200, at least 1000)
-  --strict        run the checks our server is known to fail as ordinary checks`;
+  --runs N        number of generated requests (default 1200, at least 1000)`;
 
 function parse(argv: readonly string[]): { env: Record<string, string>; remote: boolean } {
   const env: Record<string, string> = {};
@@ -23,10 +22,6 @@ function parse(argv: readonly string[]): { env: Record<string, string>; remote: 
     if (flag === '--help' || flag === '-h') {
       console.log(USAGE);
       process.exit(0);
-    }
-    if (flag === '--strict') {
-      env.CONTRACT_STRICT = '1';
-      continue;
     }
     const name = names[flag];
     const value = inline ?? argv[++i];
