@@ -50,6 +50,13 @@ class Haystack {
   }
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** foldText, with a shortcut for plain ASCII (ids, e-mails, phones, most names), where folding is only lower-casing. */
+export function foldField(text: string): string {
+  return ASCII.test(text) ? text.toLowerCase() : foldText(text);
+}
+
 /** The search term as the index sees it: trimmed, folded, runs of white space made one space. */
 export function normalizeTerm(filter: string): string {
   return foldText(filter.trim()).replace(/\s+/g, ' ');
@@ -61,11 +68,18 @@ export class SearchIndex {
   private readonly fields: Haystack;
   private readonly phones: Haystack;
 
-  /** `clients` in list order: positions returned are indexes into it. */
-  constructor(clients: readonly ClientDetail[]) {
+  /** `clients` in list order: positions returned are indexes into it. `foldedNames[i]` may carry foldField(FullName) of client i, already computed. */
+  constructor(clients: readonly ClientDetail[], foldedNames?: readonly string[]) {
     this.fields = new Haystack(
-      clients.map((c) =>
-        [c.PersonalInfo.FullName, c.PersonalInfo.PersonalId, c.ContactInfo.Email, c.ContactInfo.Phone].map(foldText).join(FIELD_SEPARATOR),
+      clients.map(
+        (c, i) =>
+          (foldedNames?.[i] ?? foldField(c.PersonalInfo.FullName)) +
+          FIELD_SEPARATOR +
+          foldField(c.PersonalInfo.PersonalId) +
+          FIELD_SEPARATOR +
+          foldField(c.ContactInfo.Email) +
+          FIELD_SEPARATOR +
+          foldField(c.ContactInfo.Phone),
       ),
     );
     this.phones = new Haystack(clients.map((c) => phoneDigits(c.ContactInfo.Phone)));

@@ -1,7 +1,7 @@
 // The client store: an immutable data set, sorted once, with its indexes made
 // once at start. It answers page(query) and byId(id) and knows nothing of HTTP.
 import type { ClientDetail } from '../seeds/schema-types';
-import { normalizeTerm, SearchIndex } from './search-index';
+import { foldField, normalizeTerm, SearchIndex } from './search-index';
 
 export interface ListQuery {
   page: number;
@@ -22,6 +22,28 @@ const collator = new Intl.Collator('en', { sensitivity: 'base' });
 /** The documented order: FullName (English collation, case- and accent-insensitive), then IdClient. */
 export function compareClients(a: ClientDetail, b: ClientDetail): number {
   return collator.compare(a.PersonalInfo.FullName, b.PersonalInfo.FullName) || (a.IdClient < b.IdClient ? -1 : a.IdClient > b.IdClient ? 1 : 0);
+}
+
+/**
+ * `[...clients].sort(compareClients)`, about twice as fast at 100,000 clients.
+ * A first sort by the folded name (plain string comparison, cheap) leaves the
+ * list in collation order or very near it; the exact sort then runs over that,
+ * and TimSort needs about one comparison per client on sorted runs instead of
+ * n log n collator calls. compareClients is a total order (ids are unique), so
+ * the result is the same whatever order the exact sort starts from.
+ */
+function sortClients(clients: readonly ClientDetail[]): { sorted: ClientDetail[]; foldedNames: string[] } {
+  const names = clients.map((client) => foldField(client.PersonalInfo.FullName));
+  const order = Array.from(clients.keys());
+  order.sort((a, b) => {
+    const nameA = names[a]!;
+    const nameB = names[b]!;
+    if (nameA !== nameB) return nameA < nameB ? -1 : 1;
+    return clients[a]!.IdClient < clients[b]!.IdClient ? -1 : 1;
+  });
+  order.sort((a, b) => compareClients(clients[a]!, clients[b]!));
+  // The folded names go on to the search index, which needs them in the same order.
+  return { sorted: order.map((position) => clients[position]!), foldedNames: order.map((position) => names[position]!) };
 }
 
 function groupPositions(clients: readonly ClientDetail[], keyOf: (client: ClientDetail) => string | undefined): Map<string, number[]> {
@@ -62,12 +84,13 @@ export class ClientStore {
   private readonly search: SearchIndex;
 
   constructor(clients: readonly ClientDetail[]) {
-    this.sorted = [...clients].sort(compareClients);
+    const { sorted, foldedNames } = sortClients(clients);
+    this.sorted = sorted;
     this.byIdIndex = new Map(this.sorted.map((client) => [client.IdClient, client]));
     this.byStaff = groupPositions(this.sorted, (c) => c.Staff?.IdStaff);
     this.byLocation = groupPositions(this.sorted, (c) => c.Location?.IdLocation);
     this.byStatus = groupPositions(this.sorted, (c) => c.Status);
-    this.search = new SearchIndex(this.sorted);
+    this.search = new SearchIndex(this.sorted, foldedNames);
   }
 
   get size(): number {
