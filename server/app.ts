@@ -12,7 +12,7 @@ import { ApiError, errorHandler } from './errors';
 import { corsPolicy, securityHeaders } from './http-hygiene';
 import { FaultInjector, mockControls } from './mock-controls';
 import { findOperation, readOperations, type Operation } from './operations';
-import { beginRequest, contextOf } from './request-context';
+import { beginRequest, contextOf, REQUEST_ID_HEADER } from './request-context';
 import { ResponseCache } from './response-cache';
 import { clientRoutes } from './routes/clients';
 import { diagnosticsRoutes } from './routes/diagnostics';
@@ -79,8 +79,9 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
   app.use(errorHandler(logger));
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    beginRequest(req, res, logger);
+    const context = beginRequest(req, res, logger);
     if (cache?.serve(req, res)) return;
+    res.setHeader(REQUEST_ID_HEADER, context.id);
     app(req as express.Request, res as express.Response);
   };
   return Object.assign(handler, { express: app, cache });

@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { KeyCheck } from './auth';
+import { requestLineLogger } from './logger';
 import type { RouteMatch } from './operations';
 
 export interface RequestContext {
@@ -14,6 +15,8 @@ export interface RequestContext {
   keyCheck?: KeyCheck;
   servedFromCache?: boolean;
 }
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
 
 const contexts = new WeakMap<IncomingMessage, RequestContext>();
 // A caller's id is echoed only when it is short and printable: it goes into headers and logs.
@@ -25,30 +28,37 @@ export function contextOf(req: IncomingMessage): RequestContext {
   return context;
 }
 
-/** Gives the request its id (echoed or generated) and logs one line when the response ends. */
+/**
+ * Gives the request its id (echoed or generated) and logs one line when the
+ * response ends. The caller sends the id as `X-Request-Id`, first of the
+ * headers: the Express path with setHeader, the cache fast path in its one
+ * writeHead (a header set here would make Node merge every replayed header
+ * one by one).
+ */
 export function beginRequest(req: IncomingMessage, res: ServerResponse, logger: Logger): RequestContext {
   const existing = contexts.get(req);
   if (existing) return existing;
   const incoming = req.headers['x-request-id'];
   const id = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-  const context: RequestContext = { id, startedAt: performance.now() };
+  // Every field present from the start: one object shape for all requests.
+  const context: RequestContext = { id, startedAt: performance.now(), route: undefined, keyCheck: undefined, servedFromCache: false };
   contexts.set(req, context);
-  res.setHeader('X-Request-Id', id);
-  res.once('close', () => {
-    if (!logger.isLevelEnabled('info')) return;
-    logger.info(
-      {
+  // The level is fixed at start: when info is off, no listener at all.
+  if (logger.isLevelEnabled('info')) {
+    const lines = requestLineLogger(logger);
+    res.on('close', () => {
+      const line: Record<string, unknown> = {
         reqId: id,
         method: req.method,
         // The template, never the raw URL: ids and filter values stay out of the log.
         route: context.route?.operation.template ?? '(no route)',
         status: res.statusCode,
         ms: Math.round((performance.now() - context.startedAt) * 100) / 100,
-        ...(context.servedFromCache ? { cache: 'hit' } : {}),
-        ...(res.writableFinished ? {} : { aborted: true }),
-      },
-      'request',
-    );
-  });
+      };
+      if (context.servedFromCache) line.cache = 'hit';
+      if (!res.writableFinished) line.aborted = true;
+      lines.info(line, 'request');
+    });
+  }
   return context;
 }

@@ -5,20 +5,31 @@
 // written straight from there, before Express runs at all. Prefer requests and
 // failures the fault injector decides always take the full pipeline; injected
 // latency still applies to hits.
-import type { IncomingMessage, ServerResponse, OutgoingHttpHeaders } from 'node:http';
+//
+// A hit costs one Map lookup and one writeHead + end: the headers are kept as
+// the flat [name, value, …] list Node writes without a per-header setHeader,
+// with their names as the miss wrote them (case and order), so the bytes on
+// the wire are the miss's bytes but for X-Request-Id and Date.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { ApiKeyGate } from './auth';
 import { NO_FAULT, type FaultDecision, type FaultInjector } from './mock-controls';
 import type { RouteMatch } from './operations';
-import { contextOf } from './request-context';
+import { contextOf, REQUEST_ID_HEADER } from './request-context';
 
 interface CachedResponse {
   status: number;
-  headers: OutgoingHttpHeaders;
+  /** Flat `[name, value, name, value, …]`, names as sent, without the per-request ones. */
+  headers: (string | number | string[])[];
   body: Buffer;
   route: RouteMatch;
   /** The first answer went through mock controls (not a 400/401 before them): hits get LATENCY_MS and ERROR_RATE too. */
   faulted: boolean;
+}
+
+/** Node has it on every outgoing message; @types/node declares it on ClientRequest only. */
+interface WithRawHeaderNames {
+  getRawHeaderNames(): string[];
 }
 
 // Per-request headers, and those Node writes itself, are never replayed.
@@ -72,7 +83,10 @@ export class ResponseCache {
     context.route = entry.route;
     context.servedFromCache = true;
     const write = () => {
-      res.writeHead(entry.status, entry.headers);
+      // The caller went away during an injected delay: there is nobody to answer.
+      if (res.destroyed) return;
+      // X-Request-Id first, where beginRequest's caller put it on the miss.
+      res.writeHead(entry.status, [REQUEST_ID_HEADER, context.id, ...entry.headers]);
       res.end(entry.body);
     };
     if (fault.delayMs > 0) setTimeout(write, fault.delayMs);
@@ -94,9 +108,10 @@ export class ResponseCache {
         const [chunk, encoding] = args;
         if (CACHEABLE_STATUS.has(res.statusCode) && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
           const body = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk;
-          const headers: OutgoingHttpHeaders = {};
-          for (const [name, value] of Object.entries(res.getHeaders())) {
-            if (!NOT_REPLAYED.has(name) && value !== undefined) headers[name] = value;
+          const headers: CachedResponse['headers'] = [];
+          for (const name of (res as unknown as WithRawHeaderNames).getRawHeaderNames()) {
+            const value = res.getHeader(name);
+            if (!NOT_REPLAYED.has(name.toLowerCase()) && value !== undefined) headers.push(name, value);
           }
           this.store(key, { status: res.statusCode, headers, body, route, faulted: this.faults.hasDecided(req) });
         }
