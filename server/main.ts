@@ -5,7 +5,7 @@ import cluster from 'node:cluster';
 import { ClientStore } from './store';
 import { ConfigError, helpText, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
-import { createApp } from './app';
+import { createApp, warmUp } from './app';
 import { startHttpServer, TIMEOUTS } from './http-server';
 import { EXIT_CRASH, exitOnCrash } from './crash-policy';
 import { generateClients } from '../seeds/client';
@@ -56,6 +56,7 @@ async function runWorker(config: Readonly<Config>): Promise<void> {
   exitOnCrash(logger);
   const store = buildStore(config);
   const app = createApp(config, store, logger);
+  await warmUp(app);
   const running = await startHttpServer(app, config.port, config.host, logger).catch((error: NodeJS.ErrnoException) =>
     fail(`cannot listen on ${config.host}:${config.port} (${error.code ?? error.message})`),
   );
