@@ -1,0 +1,346 @@
+// npm run bench [-- --quick]: our server against its framework ceiling and Prism,
+// side by side in one run, on 127.0.0.1 only, every load bounded.
+//
+// Targets: our server with its defaults (request and response validation on,
+// cache on), the same with CACHE=off (every request through the validated
+// pipeline), Prism's static mock of the same openapi.yaml, and a plain Express
+// hello-world (the ceiling of the framework we use). For each endpoint the
+// targets run one after the other, in a rotating order, so that the noise of a
+// shared machine falls on all of them alike. Then: start-up to the first 200,
+// RSS at 1,000 / 100,000 (/ 1,000,000) clients, the uncached filtered search
+// over 100,000 clients, and --workers 2.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { API_KEY, freePort, getJson, HOST, MAIN_JS, median, ROOT, rssMb, sleep, spawnAndWait, stopAll, stopAllOnExit, type Started } from './processes';
+
+type RequestSpec = autocannon.RequestSpec;
+
+const QUICK = process.argv.includes('--quick');
+const CONNECTIONS = 50;
+/** Seconds of warm-up (discarded: fills the cache, lets the JIT settle) and of measurement per load. */
+const WARMUP_S = QUICK ? 1 : 1;
+const MEASURE_S = QUICK ? 2 : 5;
+const STARTUP_RUNS = QUICK ? 1 : 3;
+const PRISM_CLI = path.join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
+const HELLO_JS = path.join(ROOT, 'dist/bench/express-hello.js');
+const PING = '/api/v1/Diagnostics/Ping';
+const KEY = { 'x-api-key': API_KEY };
+/** Settings of ours that the caller's shell must not change: "defaults" means defaults. */
+const OUR_SETTINGS = ['PORT', 'HOST', 'SEED', 'CLIENTS', 'DATA_FILE', 'API_KEYS', 'AUTH', 'LATENCY_MS', 'ERROR_RATE', 'VALIDATE_RESPONSES', 'CORS_ORIGINS', 'LOG_LEVEL', 'WORKERS', 'CACHE', 'CACHE_MB'];
+const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OUR_SETTINGS.includes(name))) as Record<string, string>;
+
+type TargetName = 'ours' | 'oursNoCache' | 'prism' | 'express';
+const TARGET_LABELS: Record<TargetName, string> = {
+  ours: 'ours (defaults)',
+  oursNoCache: 'ours, CACHE=off',
+  prism: 'Prism static',
+  express: 'Express hello',
+};
+
+interface Ids {
+  clients: string[];
+  staff: string;
+}
+
+interface Endpoint {
+  name: string;
+  /** The requests one connection cycles through, for a target. */
+  requests(target: TargetName, ids: Ids): RequestSpec[];
+}
+
+const get = (requestPath: string, headers: Record<string, string> = KEY): RequestSpec => ({ method: 'GET', path: requestPath, headers });
+// Prism answers its examples whatever the id; any well-formed uuids rotate through it.
+const ANY_UUIDS = Array.from({ length: 100 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+
+const ENDPOINTS: Endpoint[] = [
+  { name: 'Ping', requests: () => [get(PING, {})] },
+  { name: 'Simple 25', requests: () => [get('/api/v1/Client/Simple?page=1&pageSize=25')] },
+  { name: 'Simple 100', requests: () => [get('/api/v1/Client/Simple?page=2&pageSize=100')] },
+  { name: 'Extended 25', requests: () => [get('/api/v1/Client/Extended?page=1&pageSize=25')] },
+  { name: 'Extended filter', requests: () => [get('/api/v1/Client/Extended?filter=an&pageSize=25')] },
+  {
+    name: 'Extended idStaff+active',
+    requests: (target, ids) => [get(`/api/v1/Client/Extended?idStaff=${target === 'prism' ? ANY_UUIDS[0] : ids.staff}&active=true`)],
+  },
+  {
+    name: 'Detail (100 ids)',
+    requests: (target, ids) => (target === 'prism' ? ANY_UUIDS : ids.clients).map((id) => get(`/api/v1/Client/Detail/${id}`)),
+  },
+];
+
+interface Measure {
+  /** Median of the per-second request counts. */
+  rps: number;
+  meanRps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function load(port: number, requests: RequestSpec[], seconds: number, connections = CONNECTIONS): Promise<Measure> {
+  const result = await autocannon({ url: `http://${HOST}:${port}`, connections, duration: seconds, requests, timeout: 10 });
+  return {
+    rps: result.requests.p50,
+    meanRps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result['2xx'] + result.non2xx,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+async function measure(port: number, requests: RequestSpec[], connections = CONNECTIONS): Promise<Measure> {
+  await load(port, requests, WARMUP_S, connections);
+  return load(port, requests, MEASURE_S, connections);
+}
+
+function log(line: string): void {
+  process.stdout.write(line + '\n');
+}
+
+async function startOurs(name: string, args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Started> {
+  const port = await freePort();
+  return spawnAndWait({ name, args: [MAIN_JS, '--port', String(port), ...args], env: { ...CLEAN_ENV, ...env }, port, probePath: PING, timeoutMs });
+}
+
+async function startTargets(): Promise<Record<TargetName, Started>> {
+  const [prismPort, helloPort] = [await freePort(), await freePort()];
+  return {
+    ours: await startOurs('ours', []),
+    oursNoCache: await startOurs('ours CACHE=off', [], { CACHE: 'off' }),
+    prism: await spawnAndWait({
+      name: 'prism',
+      args: [PRISM_CLI, 'mock', 'openapi.yaml', '-p', String(prismPort), '-h', HOST],
+      port: prismPort,
+      probePath: PING,
+      timeoutMs: 60_000,
+    }),
+    express: await spawnAndWait({ name: 'express hello', args: [HELLO_JS, String(helloPort)], port: helloPort, probePath: '/', timeoutMs: 20_000 }),
+  };
+}
+
+async function realIds(port: number): Promise<Ids> {
+  const page = await getJson<{ Results: { IdClient: string; IdStaff: string | null }[] }>(port, '/api/v1/Client/Extended?pageSize=100', KEY);
+  const staff = page.Results.find((client) => client.IdStaff !== null)?.IdStaff;
+  if (!staff) throw new Error('no client with staff in the first page');
+  return { clients: page.Results.map((client) => client.IdClient), staff };
+}
+
+type Table = Record<string, Record<TargetName, Measure>>;
+
+async function sideBySide(targets: Record<TargetName, Started>, ids: Ids): Promise<Table> {
+  const order: TargetName[] = ['ours', 'oursNoCache', 'prism', 'express'];
+  const table: Table = {};
+  for (const [index, endpoint] of ENDPOINTS.entries()) {
+    const row: Partial<Record<TargetName, Measure>> = {};
+    // Rotate who goes first, so no target always meets the same neighbour's leftovers.
+    const rotated = [...order.slice(index % order.length), ...order.slice(0, index % order.length)];
+    for (const target of rotated) {
+      row[target] = await measure(targets[target].port, endpoint.requests(target, ids));
+    }
+    table[endpoint.name] = row as Record<TargetName, Measure>;
+    const cells = order.map((t) => `${TARGET_LABELS[t]} ${fmt(row[t]!.rps)}`).join(' | ');
+    log(`  ${endpoint.name.padEnd(24)} ${cells}`);
+  }
+  return table;
+}
+
+function fmt(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+function ms(value: number): string {
+  return value >= 10 ? value.toFixed(0) : value.toFixed(1).replace(/\.0$/, '');
+}
+
+function ratio(a: number, b: number): string {
+  return b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a';
+}
+
+function cell(m: Measure): string {
+  const flag = m.non2xx + m.errors > 0 && m.non2xx + m.errors >= m.requests * 0.01 ? ` ⚠${fmt(m.non2xx + m.errors)} non-2xx` : '';
+  return `${fmt(m.rps)} · ${ms(m.p50)} / ${ms(m.p99)}${flag}`;
+}
+
+function renderTable(table: Table): string {
+  const head = ['endpoint', ...(['ours', 'oursNoCache', 'prism', 'express'] as TargetName[]).map((t) => TARGET_LABELS[t]), 'ours/Express', 'ours/Prism', 'off/Express', 'off/Prism'];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`];
+  for (const [name, row] of Object.entries(table)) {
+    lines.push(
+      `| ${[
+        name,
+        cell(row.ours),
+        cell(row.oursNoCache),
+        cell(row.prism),
+        cell(row.express),
+        ratio(row.ours.rps, row.express.rps),
+        ratio(row.ours.rps, row.prism.rps),
+        ratio(row.oursNoCache.rps, row.express.rps),
+        ratio(row.oursNoCache.rps, row.prism.rps),
+      ].join(' | ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+interface StartupFigure {
+  clients: number;
+  readyMs: number[];
+  medianReadyMs: number;
+  rssMb: number;
+  rssAfterLoadMb?: number;
+}
+
+/** A short mixed load (every endpoint) so that RSS includes a working cache and warm code. */
+function mixedRequests(ids: Ids): RequestSpec[] {
+  return ENDPOINTS.flatMap((endpoint) => endpoint.requests('ours', ids)).concat(
+    ['a', 'be', 'son', 'li', 'ma', 'er', 'anna', 'ö', 'jo', 'el'].map((term) => get(`/api/v1/Client/Extended?filter=${encodeURIComponent(term)}`)),
+  );
+}
+
+async function startupAt(clients: number, runs: number, withLoad: boolean): Promise<StartupFigure> {
+  const readyMs: number[] = [];
+  let rss = 0;
+  let rssAfterLoad: number | undefined;
+  for (let run = 0; run < runs; run++) {
+    const server = await startOurs(`ours ${clients}`, ['--clients', String(clients)], {}, 180_000);
+    readyMs.push(Math.round(server.readyMs));
+    rss = rssMb(server.pid);
+    if (withLoad && run === runs - 1) {
+      await load(server.port, mixedRequests(await realIds(server.port)), QUICK ? 2 : 3);
+      rssAfterLoad = rssMb(server.pid);
+    }
+    await server.stop();
+  }
+  return { clients, readyMs, medianReadyMs: median(readyMs), rssMb: rss, ...(rssAfterLoad === undefined ? {} : { rssAfterLoadMb: rssAfterLoad }) };
+}
+
+interface FilterFigure {
+  clients: number;
+  terms: string[];
+  oneConnection: Measure;
+  fiftyConnections: Measure;
+}
+
+/** Extended with a filter over 100,000 clients, CACHE=off: every request searches. Latency with one connection, throughput with 50. */
+async function uncachedFilter(): Promise<FilterFigure> {
+  const clients = 100_000;
+  const terms = ['an', 'son', 'berg', 'li', 'ma', 'er', 'anna', 'jo', 'el', 'asa', 'ö', '070'];
+  const server = await startOurs('ours 100k CACHE=off', ['--clients', String(clients)], { CACHE: 'off' }, 120_000);
+  const requests = terms.map((term) => get(`/api/v1/Client/Extended?filter=${encodeURIComponent(term)}`));
+  const oneConnection = await measure(server.port, requests, 1);
+  const fiftyConnections = await load(server.port, requests, MEASURE_S);
+  await server.stop();
+  return { clients, terms, oneConnection, fiftyConnections };
+}
+
+interface WorkersFigure {
+  endpoint: string;
+  oneWorker: Measure;
+  twoWorkers: Measure;
+  twoWorkersRssMb: number;
+}
+
+async function workers(ids: Ids, single: Started): Promise<WorkersFigure[]> {
+  const two = await startOurs('ours --workers 2', ['--workers', '2']);
+  // Both workers must be up (the primary prints its line when they are); the probe may hit the first alone.
+  await sleep(1500);
+  const figures: WorkersFigure[] = [];
+  for (const endpoint of ENDPOINTS.filter((e) => ['Simple 25', 'Extended filter', 'Detail (100 ids)'].includes(e.name))) {
+    const requests = endpoint.requests('ours', ids);
+    const twoWorkers = await measure(two.port, requests);
+    const oneWorker = await measure(single.port, requests);
+    figures.push({ endpoint: endpoint.name, oneWorker, twoWorkers, twoWorkersRssMb: rssMb(two.pid, true) });
+    log(`  ${endpoint.name.padEnd(24)} 1 worker ${fmt(oneWorker.rps)} req/s | 2 workers ${fmt(twoWorkers.rps)} req/s`);
+  }
+  await two.stop();
+  return figures;
+}
+
+function machine(): Record<string, unknown> {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.type()} ${os.release()}`,
+    loadAverageAtStart: os.loadavg().map((l) => Number(l.toFixed(2))),
+  };
+}
+
+async function main(): Promise<void> {
+  stopAllOnExit();
+  if (!fs.existsSync(MAIN_JS) || !fs.existsSync(HELLO_JS)) throw new Error('dist/ is missing: run `npm run bench` (it builds first)');
+  const began = performance.now();
+  const host = machine();
+  log(`npm run bench${QUICK ? ' --quick' : ''}: ${host.cpus} × ${host.cpuModel}, Node ${host.node}, load ${String(host.loadAverageAtStart)}`);
+  log(`autocannon -c ${CONNECTIONS}, ${WARMUP_S} s warm-up + ${MEASURE_S} s per load; req/s = median of per-second counts; latency p50 / p99 in ms\n`);
+
+  log('Side by side (1,000 clients):');
+  const targets = await startTargets();
+  const ids = await realIds(targets.ours.port);
+  const table = await sideBySide(targets, ids);
+  const rssAfterBench = { ours: rssMb(targets.ours.pid), oursNoCache: rssMb(targets.oursNoCache.pid), prism: rssMb(targets.prism.pid), express: rssMb(targets.express.pid) };
+
+  log('\n--workers 2 (cache on), side by side with one worker:');
+  const workerFigures = await workers(ids, targets.ours);
+  await stopAll();
+
+  log('\nStart-up (spawn → first 200 on Ping) and RSS:');
+  const startup: StartupFigure[] = [];
+  for (const [clients, runs] of [
+    [1_000, STARTUP_RUNS],
+    [100_000, 1],
+    ...(QUICK ? [] : [[1_000_000, 1]]),
+  ] as [number, number][]) {
+    const figure = await startupAt(clients, runs, clients <= 100_000);
+    startup.push(figure);
+    const afterLoad = figure.rssAfterLoadMb === undefined ? '' : `, ${figure.rssAfterLoadMb} MB after a mixed load`;
+    log(`  ${fmt(clients).padStart(9)} clients: ${figure.medianReadyMs} ms (runs ${figure.readyMs.join(', ')}), RSS ${figure.rssMb} MB at ready${afterLoad}`);
+  }
+
+  log('\nExtended with a filter over 100,000 clients, CACHE=off (12 rotating terms):');
+  const filter = await uncachedFilter();
+  log(`  1 connection: p50 ${ms(filter.oneConnection.p50)} ms, p99 ${ms(filter.oneConnection.p99)} ms, ${fmt(filter.oneConnection.rps)} req/s`);
+  log(`  ${CONNECTIONS} connections: ${fmt(filter.fiftyConnections.rps)} req/s, p50 ${ms(filter.fiftyConnections.p50)} ms, p99 ${ms(filter.fiftyConnections.p99)} ms`);
+
+  await stopAll();
+  const rendered = renderTable(table);
+  log('\n' + rendered);
+  const seconds = Math.round((performance.now() - began) / 1000);
+  log(`\nRSS after the side-by-side loads: ours ${rssAfterBench.ours} MB, ours CACHE=off ${rssAfterBench.oursNoCache} MB, Prism ${rssAfterBench.prism} MB, Express hello ${rssAfterBench.express} MB. Total bench time ${seconds} s.`);
+
+  const outDir = path.join(ROOT, 'bench-results');
+  fs.mkdirSync(outDir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const file = path.join(outDir, `bench-${stamp}${QUICK ? '-quick' : ''}.json`);
+  const report = {
+    when: new Date().toISOString(),
+    quick: QUICK,
+    machine: host,
+    settings: { connections: CONNECTIONS, warmupSeconds: WARMUP_S, measureSeconds: MEASURE_S, clients: 1000 },
+    table,
+    markdown: rendered,
+    rssAfterBench,
+    workers: workerFigures,
+    startup,
+    uncachedFilter: filter,
+    totalSeconds: seconds,
+  };
+  fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+  fs.writeFileSync(path.join(outDir, 'latest.md'), rendered + '\n');
+  log(`Wrote ${path.relative(ROOT, file)}`);
+}
+
+main()
+  .catch(async (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => stopAll());
