@@ -50,6 +50,7 @@ class Haystack {
   }
 }
 
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters included, is meant.
 const ASCII = /^[\x00-\x7f]*$/;
 
 /** foldText, with a shortcut for plain ASCII (ids, e-mails, phones, most names), where folding is only lower-casing. */
