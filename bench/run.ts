@@ -8,7 +8,7 @@
 // targets run one after the other, in a rotating order, so that the noise of a
 // shared machine falls on all of them alike. Then: start-up to the first 200,
 // RSS at 1,000 / 100,000 (/ 1,000,000) clients, the uncached filtered search
-// over 100,000 clients, and --workers 2.
+// over 100,000 clients, --workers 2, and Prism's dynamic mock on the lists.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -262,6 +262,33 @@ async function workers(ids: Ids, single: Started): Promise<WorkersFigure[]> {
   return figures;
 }
 
+interface DynamicFigure {
+  endpoint: string;
+  ours: Measure;
+  prismDynamic: Measure;
+}
+
+/** Prism's dynamic mock (-d: json-schema-faker per response) on the list endpoints, beside ours. */
+async function prismDynamic(ids: Ids, ours: Started): Promise<DynamicFigure[]> {
+  const port = await freePort();
+  const prism = await spawnAndWait({
+    name: 'prism -d',
+    args: [PRISM_CLI, 'mock', '-d', 'openapi.yaml', '-p', String(port), '-h', HOST],
+    port,
+    probePath: PING,
+    timeoutMs: 60_000,
+  });
+  const figures: DynamicFigure[] = [];
+  for (const endpoint of ENDPOINTS.filter((e) => ['Simple 25', 'Extended 25', 'Extended filter'].includes(e.name))) {
+    const dynamic = await measure(prism.port, endpoint.requests('prism', ids));
+    const oursNow = await measure(ours.port, endpoint.requests('ours', ids));
+    figures.push({ endpoint: endpoint.name, ours: oursNow, prismDynamic: dynamic });
+    log(`  ${endpoint.name.padEnd(24)} ours ${fmt(oursNow.rps)} req/s | Prism dynamic ${fmt(dynamic.rps)} req/s (p50 ${ms(dynamic.p50)} ms) | ${ratio(oursNow.rps, dynamic.rps)}`);
+  }
+  await prism.stop();
+  return figures;
+}
+
 function machine(): Record<string, unknown> {
   const cpus = os.cpus();
   return {
@@ -290,6 +317,9 @@ async function main(): Promise<void> {
 
   log('\n--workers 2 (cache on), side by side with one worker:');
   const workerFigures = await workers(ids, targets.ours);
+
+  log('\nPrism dynamic mock (-d) on the list endpoints, side by side with ours (defaults):');
+  const dynamicFigures = await prismDynamic(ids, targets.ours);
   await stopAll();
 
   log('\nStart-up (spawn → first 200 on Ping) and RSS:');
@@ -329,6 +359,7 @@ async function main(): Promise<void> {
     markdown: rendered,
     rssAfterBench,
     workers: workerFigures,
+    prismDynamic: dynamicFigures,
     startup,
     uncachedFilter: filter,
     totalSeconds: seconds,
