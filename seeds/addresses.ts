@@ -3,6 +3,7 @@ import type { Faker } from '@faker-js/faker';
 import type { Address } from './schema-types';
 import { COUNTRY, type City } from './reference-data';
 import type { Draw } from './draw';
+import { flat } from './text';
 
 export class AddressMaker {
   private readonly streetNames: readonly string[];
@@ -17,20 +18,20 @@ export class AddressMaker {
 
   address(city: City): Address {
     const { draw } = this;
-    const street = `${draw.pick(this.streetNames)}${draw.pick(this.streetSuffixes)} ${draw.between(1, 140)}`;
-    const postal = `${draw.pick(city.postalPrefixes)} ${draw.digits(2)}`;
+    const street = flat`${draw.pick(this.streetNames)}${draw.pick(this.streetSuffixes)} ${draw.between(1, 140)}`;
+    const postal = flat`${draw.pick(city.postalPrefixes)} ${draw.digits(2)}`;
     return { Street: street, City: city.name, PostalCode: postal, Country: COUNTRY };
   }
 
   /** A mobile number: `+46 70 123 45 67`. */
   mobile(): string {
     const { draw } = this;
-    return `+46 7${draw.pick(['0', '2', '3', '6', '9'])} ${draw.digits(3)} ${draw.digits(2)} ${draw.digits(2)}`;
+    return flat`+46 7${draw.pick(['0', '2', '3', '6', '9'])} ${draw.digits(3)} ${draw.digits(2)} ${draw.digits(2)}`;
   }
 
   /** A landline in the city's area: `+46 18 611 00 23`. */
   landline(city: City): string {
     const { draw } = this;
-    return `+46 ${city.areaCode} ${draw.between(2, 9)}${draw.digits(2)} ${draw.digits(2)} ${draw.digits(2)}`;
+    return flat`+46 ${city.areaCode} ${draw.between(2, 9)}${draw.digits(2)} ${draw.digits(2)} ${draw.digits(2)}`;
   }
 }

@@ -1,6 +1,7 @@
 // Draws from the shared randomizer. Faker's helpers validate their arguments on
 // every call; these run a million times per data set, so they stay minimal.
 import type { Sfc32Randomizer } from './random';
+import { flat } from './text';
 
 export class Draw {
   constructor(private readonly random: Sfc32Randomizer) {}
@@ -60,8 +61,7 @@ export class Draw {
     const c = this.random.nextUint32();
     const d = this.random.nextUint32();
     return (
-      `${hex(a, 8)}-${hex(b >>> 16, 4)}-${hex(0x4000 | (b & 0x0fff), 4)}-` +
-      `${hex(0x8000 | ((c >>> 16) & 0x3fff), 4)}-${hex(c & 0xffff, 4)}${hex(d, 8)}`
+      flat`${hex(a, 8)}-${hex(b >>> 16, 4)}-${hex(0x4000 | (b & 0x0fff), 4)}-${hex(0x8000 | ((c >>> 16) & 0x3fff), 4)}-${hex(c & 0xffff, 4)}${hex(d, 8)}`
     );
   }
 }

@@ -6,6 +6,7 @@
 // same slot, so ids are unique for any count, and client i still depends only
 // on (seed, i).
 import { mixSeed } from './random';
+import { flat } from './text';
 
 /** The fixed reference date of the data set: ages are computed against it, never against the clock. */
 export const REFERENCE_DATE_UTC = Date.UTC(2026, 0, 1);
@@ -66,7 +67,7 @@ export function personalIdForSlot(slot: number): BirthAndId {
   const yyyymmdd = dateOfBirth.replace(/-/g, '');
   const serialText = String(serial).padStart(3, '0');
   const check = luhnCheckDigit(yyyymmdd.slice(2) + serialText);
-  return { dateOfBirth, personalId: `${yyyymmdd}-${serialText}${check}` };
+  return { dateOfBirth, personalId: flat`${yyyymmdd}-${serialText}${check}` };
 }
 
 /** True when the id is well formed, names a real calendar date and carries the right check digit. */

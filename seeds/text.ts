@@ -22,3 +22,14 @@ export function emailToken(name: string): string {
 export function phoneDigits(phone: string): string {
   return phone.replace(/\D/g, '');
 }
+
+/**
+ * A template literal whose result is one flat string. V8 keeps `${a}-${b}` as
+ * a tree of its parts (a cons string); a million clients' ids, phones and
+ * e-mails kept that way cost about 0.6 KB each instead of about 0.2 KB.
+ */
+export function flat(strings: TemplateStringsArray, ...values: (string | number)[]): string {
+  const parts: (string | number)[] = [strings[0]!];
+  for (let i = 0; i < values.length; i++) parts.push(values[i]!, strings[i + 1]!);
+  return parts.join('');
+}
