@@ -32,11 +32,11 @@ export function loadDataFile(file: string, schemas = new SpecSchemas()): ClientD
       throw new DataFileError(`${file}: [${index}]${describeSchemaError(isClientDetail.errors?.[0])}`);
     }
     const client = record as ClientDetail;
-    const earlier = seenIds.get(client.IdClient);
-    if (earlier !== undefined) {
-      throw new DataFileError(`${file}: [${index}].IdClient duplicates [${earlier}].IdClient (${client.IdClient})`);
-    }
-    seenIds.set(client.IdClient, index);
+    // uuids are compared case-insensitively, as the server looks them up.
+    const id = client.IdClient.toLowerCase();
+    const earlier = seenIds.get(id);
+    if (earlier !== undefined) throw new DataFileError(`${file}: [${index}].IdClient duplicates [${earlier}].IdClient`);
+    seenIds.set(id, index);
     const earlierPerson = seenPersonalIds.get(client.PersonalInfo.PersonalId);
     if (earlierPerson !== undefined) {
       throw new DataFileError(`${file}: [${index}].PersonalInfo.PersonalId duplicates [${earlierPerson}]`);

@@ -7,9 +7,9 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadSpec } from '../seeds/spec';
 import type { Config } from './config';
-import { ApiKeyGate } from './auth';
+import { ApiKeyGate, unauthorized } from './auth';
 import { docsRoutes } from './docs';
-import { ApiError, errorHandler } from './errors';
+import { ApiError, errorHandler, methodNotAllowed } from './errors';
 import { corsPolicy, securityHeaders } from './http-hygiene';
 import { FaultInjector, mockControls } from './mock-controls';
 import { findOperation, readOperations, type Operation } from './operations';
@@ -33,7 +33,7 @@ function resolveOperation(operations: readonly Operation[]): RequestHandler {
     if (!route) throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path.slice(0, 200)}`);
     contextOf(req).route = route;
     if (req.method !== 'GET') {
-      throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on this path; use GET`, { Allow: 'GET' });
+      throw methodNotAllowed(req.method);
     }
     next();
   };
@@ -44,7 +44,7 @@ function requireApiKey(gate: ApiKeyGate): RequestHandler {
     const context = contextOf(req);
     if (context.route?.operation.isPublic) return next();
     context.keyCheck ??= gate.check(req);
-    if (context.keyCheck !== 'accepted') gate.require(req);
+    if (context.keyCheck !== 'accepted') throw unauthorized(context.keyCheck);
     next();
   };
 }

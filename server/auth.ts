@@ -3,7 +3,7 @@
 // through timing.
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from './errors';
+import { ApiError, MISSING_KEY_MESSAGE, UNKNOWN_KEY_MESSAGE } from './errors';
 
 function digest(key: string): Buffer {
   return crypto.createHash('sha256').update(key, 'utf8').digest();
@@ -33,10 +33,9 @@ export class ApiKeyGate {
     return accepted ? 'accepted' : 'unknown';
   }
 
-  /** Throws the documented 401 unless the request carries an accepted key. */
-  require(req: IncomingMessage): void {
-    const result = this.check(req);
-    if (result === 'missing') throw new ApiError('UNAUTHORIZED', 'The X-Api-Key header is required');
-    if (result === 'unknown') throw new ApiError('UNAUTHORIZED', 'The X-Api-Key header does not hold a valid key');
-  }
+}
+
+/** The documented 401 for a failed key check: the Message tells a missing key from an unknown one. */
+export function unauthorized(result: Exclude<KeyCheck, 'accepted'>): ApiError {
+  return new ApiError('UNAUTHORIZED', result === 'missing' ? MISSING_KEY_MESSAGE : UNKNOWN_KEY_MESSAGE);
 }

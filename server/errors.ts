@@ -3,6 +3,7 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { ErrorCode, ErrorDto } from '../seeds/schema-types';
+import { describeCrash } from './crash-policy';
 
 /** Status of every code, as openapi.yaml documents it (info.description, "Errors"). */
 export const ERROR_CATALOGUE = {
@@ -17,6 +18,12 @@ export const ERROR_CATALOGUE = {
 
 export const TEST_EXCEPTION_MESSAGE = 'This is a test exception from /Exception endpoint';
 export const INTERNAL_ERROR_MESSAGE = 'An unexpected error occurred';
+export const MISSING_KEY_MESSAGE = 'The X-Api-Key header is required';
+export const UNKNOWN_KEY_MESSAGE = 'The X-Api-Key header does not hold a valid key';
+/** ErrorDto.Message's maxLength in openapi.yaml; messages that quote request input are cut to it. */
+const MAX_MESSAGE_LENGTH = 500;
+/** How much of a caller's parameter name a message quotes. */
+const MAX_QUOTED_NAME = 50;
 
 export class ApiError extends Error {
   readonly status: number;
@@ -26,7 +33,7 @@ export class ApiError extends Error {
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
-    super(message);
+    super(message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : message);
     this.name = 'ApiError';
     this.status = ERROR_CATALOGUE[code];
   }
@@ -34,6 +41,11 @@ export class ApiError extends Error {
   toDto(): ErrorDto {
     return { Code: this.code, Message: this.message };
   }
+}
+
+/** 405 for any method but GET on a known path; `note` marks a simulated one. */
+export function methodNotAllowed(method: string, note = ''): ApiError {
+  return new ApiError('METHOD_NOT_ALLOWED', `${method.slice(0, 20)} is not allowed on this path; use GET${note}`, { Allow: 'GET' });
 }
 
 /** The shape of express-openapi-validator's errors (HttpError and subclasses). */
@@ -57,7 +69,7 @@ export function describeRequestError(error: ValidatorError): string {
   const match = /^[./]?(query|params|headers|path)[./](.+)$/.exec(first.path);
   if (!match) return error.message;
   const [, location, rawName] = match as unknown as [string, string, string];
-  const name = location === 'headers' ? (HEADER_NAMES[rawName] ?? rawName) : rawName;
+  const name = location === 'headers' ? (HEADER_NAMES[rawName] ?? rawName) : rawName.slice(0, MAX_QUOTED_NAME);
   const rule = first.message ?? 'is not valid';
   if (name === 'Prefer' && /pattern/.test(rule)) return `header 'Prefer' must be code=NNN and/or delay=MS, e.g. 'code=404, delay=500'`;
   if (/^Unknown query parameter/i.test(rule)) return `unknown query parameter '${name}'`;
@@ -70,20 +82,22 @@ export function toApiError(error: unknown, logger: Logger): ApiError {
   if (error instanceof ApiError) return error;
   if (isValidatorError(error)) {
     if (error.status === 400) return new ApiError('VALIDATION_ERROR', describeRequestError(error));
-    if (error.status === 405) return new ApiError('METHOD_NOT_ALLOWED', 'Only GET is allowed on this path', { Allow: 'GET' });
-    if (error.status === 404) return new ApiError('NOT_FOUND', 'No such route');
-    // A 500 from the validator is a response that breaks openapi.yaml: a bug of ours, loudly logged.
+    // Routing (404, 405) answers before the validator runs, so anything else from it is a response
+    // that breaks openapi.yaml: a bug of ours, loudly logged.
     logger.error({ err: { message: error.message, errors: error.errors } }, 'response does not match openapi.yaml');
     return new ApiError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE);
   }
   // Express and Node report a client's malformed request (e.g. bad percent-encoding) as a 4xx error.
   const status = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new ApiError('VALIDATION_ERROR', 'The request is malformed (e.g. bad percent-encoding)');
+    return new ApiError('VALIDATION_ERROR', 'The request is malformed');
   }
-  logger.error({ err: error }, 'unexpected error');
+  // Type and stack frames only: a message may quote request data.
+  logger.error({ err: describeCrash(error) }, 'unexpected error');
   return new ApiError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE);
 }
+
+const HANDLER_HEADERS = ['Content-Type', 'Content-Length', 'Content-Range', 'Content-Disposition', 'Accept-Ranges', 'ETag', 'Last-Modified', 'X-Total-Count', 'Link'];
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, _req, res, next) => {
@@ -93,6 +107,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     const apiError = toApiError(error, logger);
+    // Whatever the failed handler set for its own answer (type, length, range, paging) must not describe the ErrorDto.
+    for (const name of HANDLER_HEADERS) res.removeHeader(name);
     res.status(apiError.status).set(apiError.headers).json(apiError.toDto());
   };
 }

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { Sfc32Randomizer } from '../seeds/random';
 import type { Config } from './config';
-import { ApiError, INTERNAL_ERROR_MESSAGE } from './errors';
+import { ApiError, INTERNAL_ERROR_MESSAGE, UNKNOWN_KEY_MESSAGE } from './errors';
 import type { Operation, RouteMatch } from './operations';
 
 /** openapi.yaml, parameter `Prefer`: `delay=MS` from 0 to 10000. */
@@ -101,7 +101,7 @@ function simulatedError(status: number, route: RouteMatch): ApiError {
     case 400:
       return new ApiError('VALIDATION_ERROR', `The request is not valid ${note}`);
     case 401:
-      return new ApiError('UNAUTHORIZED', `The X-Api-Key header does not hold a valid key ${note}`);
+      return new ApiError('UNAUTHORIZED', `${UNKNOWN_KEY_MESSAGE} ${note}`);
     case 404:
       // Only getClientDetail documents 404, and its template always has {idClient}, already checked to be a uuid.
       return new ApiError('CLIENT_NOT_FOUND', `No client with IdClient ${route.params.idClient ?? '(none)'} exists ${note}`);

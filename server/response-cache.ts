@@ -34,8 +34,9 @@ interface WithRawHeaderNames {
 
 // Per-request headers, and those Node writes itself, are never replayed.
 const NOT_REPLAYED = new Set(['x-request-id', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
-// Statuses that are a pure function of the request. 5xx never: Exception must run its real path.
-const CACHEABLE_STATUS = new Set([200, 400, 401, 404]);
+// Statuses that are a pure function of the request (a 401 is answered before capture starts).
+// 5xx never: Exception must run its real path.
+const CACHEABLE_STATUS = new Set([200, 400, 404]);
 const ENTRY_OVERHEAD_BYTES = 512;
 
 export class ResponseCache {

@@ -86,9 +86,10 @@ export class ClientStore {
   constructor(clients: readonly ClientDetail[]) {
     const { sorted, foldedNames } = sortClients(clients);
     this.sorted = sorted;
-    this.byIdIndex = new Map(this.sorted.map((client) => [client.IdClient, client]));
-    this.byStaff = groupPositions(this.sorted, (c) => c.Staff?.IdStaff);
-    this.byLocation = groupPositions(this.sorted, (c) => c.Location?.IdLocation);
+    // uuids compare case-insensitively (a data file may hold upper-case ones); callers pass lower case.
+    this.byIdIndex = new Map(this.sorted.map((client) => [client.IdClient.toLowerCase(), client]));
+    this.byStaff = groupPositions(this.sorted, (c) => c.Staff?.IdStaff.toLowerCase());
+    this.byLocation = groupPositions(this.sorted, (c) => c.Location?.IdLocation.toLowerCase());
     this.byStatus = groupPositions(this.sorted, (c) => c.Status);
     this.search = new SearchIndex(this.sorted, foldedNames);
   }

@@ -53,6 +53,36 @@ describe('npm run seed → DATA_FILE round trip', () => {
   });
 });
 
+describe('ids in a data file', () => {
+  test('upper-case uuids in a data file → found by Detail and the filters in either case', async () => {
+    const clients = generateClients(6, 30).map((c) => ({
+      ...c,
+      IdClient: c.IdClient.toUpperCase(),
+      Staff: c.Staff && { ...c.Staff, IdStaff: c.Staff.IdStaff.toUpperCase() },
+    }));
+    const target = clients.find((c) => c.Staff)!;
+    const server = await spawnServer(['--data', writeJson('upper.json', clients)]);
+
+    try {
+      const byUpper = await get(server.baseUrl, `/api/v1/Client/Detail/${target.IdClient}`);
+      const byLower = await get(server.baseUrl, `/api/v1/Client/Detail/${target.IdClient.toLowerCase()}`);
+      const byStaff = await get(server.baseUrl, `/api/v1/Client/Extended?idStaff=${target.Staff!.IdStaff.toLowerCase()}`);
+
+      expect([byUpper.status, byLower.status]).toEqual([200, 200]);
+      expect(Number(byStaff.headers.get('x-total-count'))).toBe(clients.filter((c) => c.Staff?.IdStaff === target.Staff!.IdStaff).length);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('the same uuid twice in different case → a duplicate', () => {
+    const [a, b] = generateClients(6, 2);
+    const file = writeJson('case-dupes.json', [a, { ...b, IdClient: a!.IdClient.toUpperCase() }]);
+
+    expect(() => loadDataFile(file)).toThrow(/\[1\]\.IdClient duplicates \[0\]\.IdClient$/);
+  });
+});
+
 describe('a bad data file stops start-up with exit code 2 and one line', () => {
   const good = generateClients(2, 3);
 

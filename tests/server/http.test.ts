@@ -46,7 +46,7 @@ describe('methods other than GET', () => {
 });
 
 describe('unexpected failures', () => {
-  test('a failing store → 500 INTERNAL_ERROR with a generic message and no stack; the log has the error', async () => {
+  test('a failing store → 500 INTERNAL_ERROR with a generic message and no stack; the log has its type and frames, not its message', async () => {
     const broken = Object.create(testStore()) as ClientStore;
     broken.page = () => {
       throw new Error('disk on fire at /secret/path.ts:12');
@@ -62,10 +62,34 @@ describe('unexpected failures', () => {
       expect(response.status).toBe(500);
       expect(JSON.parse(text)).toEqual({ Code: 'INTERNAL_ERROR', Message: 'An unexpected error occurred' });
       expect(text).not.toContain('disk on fire');
-      expect(logs.text).toContain('disk on fire');
+      expect(response.headers.get('x-total-count')).toBeNull();
+      const logged = logs.records.find((r) => r.msg === 'unexpected error') as { err: { type: string; frames: string[] } } | undefined;
+      expect(logged?.err.type).toBe('Error');
+      expect(logged?.err.frames.some((frame) => frame.includes('http.test.ts'))).toBe(true);
+      expect(logs.text).not.toContain('disk on fire');
     } finally {
       await running.stop();
     }
+  });
+});
+
+describe('error answers carry only their own headers and bounded messages', () => {
+  test('a range the docs assets cannot serve → a JSON ErrorDto without the file\'s Content-Type or Content-Range', async () => {
+    const response = await get(server.baseUrl, '/docs/assets/favicon-32x32.png', { Range: 'bytes=99999999-' });
+
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('content-range')).toBeNull();
+    expect(((await response.json()) as { Code: string }).Code).toBe('VALIDATION_ERROR');
+  });
+
+  test('an unknown parameter with a 700-character name → 400 whose Message stays within the documented 500 characters', async () => {
+    const response = await get(server.baseUrl, `/api/v1/Client/Simple?${'x'.repeat(700)}=1`);
+    const body = (await response.json()) as { Code: string; Message: string };
+
+    expect(response.status).toBe(400);
+    expect(body.Message.length).toBeLessThanOrEqual(500);
+    expect(body.Message).toMatch(/^unknown query parameter 'x{50}'$/);
   });
 });
 
