@@ -1,6 +1,7 @@
 // The HTTP server around the app: explicit timeouts, parser errors answered as
 // ErrorDto, and a graceful stop that drains in-flight requests (keep-alive
 // connections included) before the process exits.
+import crypto from 'node:crypto';
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -99,7 +100,7 @@ export function startHttpServer(
         res.shouldKeepAlive = false;
         logger.info({ status: 400 }, 'rejected by the HTTP server: no Host header');
         const body = JSON.stringify({ Code: 'VALIDATION_ERROR', Message: "header 'Host' is required" });
-        res.writeHead(400, { ...BARE_HEADERS, 'Content-Length': String(Buffer.byteLength(body)) }).end(body);
+        res.writeHead(400, { ...BARE_HEADERS, 'X-Request-Id': crypto.randomUUID(), 'Content-Length': String(Buffer.byteLength(body)) }).end(body);
         return;
       }
       app(req, res);
@@ -131,6 +132,9 @@ export function startHttpServer(
       socket.destroy();
     }
   });
+
+  // `Expect: <anything but 100-continue>` would get Node's bare 417: answer it as any other request.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
 
   // CONNECT (proxy tunnelling) bypasses the request handler; without this Node would drop the socket unanswered.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {

@@ -4,6 +4,21 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config';
 
+/** The longest a log line waits in the buffer on a quiet server. */
+const FLUSH_EVERY_MS = 1_000;
+
+function bufferedStdout(): DestinationStream {
+  const stdout = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => {
+    try {
+      stdout.flush();
+    } catch {
+      // Closing or already closed at exit: nothing left to flush.
+    }
+  }, FLUSH_EVERY_MS).unref();
+  return stdout;
+}
+
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   return pino(
     {
@@ -14,8 +29,8 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
         censor: '[redacted]',
       },
     },
-    // Asynchronous, buffered writes keep logging off the hot path; main.ts flushes on exit.
-    destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+    // Asynchronous, buffered writes keep logging off the hot path; flushed every second and on exit.
+    destination ?? bufferedStdout(),
   );
 }
 

@@ -72,7 +72,8 @@ async function runWorker(config: Readonly<Config>): Promise<void> {
     }, TIMEOUTS.drainMs + 1_500).unref();
     void running.stop().then(() => {
       logger.info('stopped');
-      logger.flush(() => process.exit(0));
+      // A crash during the drain has set a non-zero exit code: it must not be reported as a clean stop.
+      logger.flush(() => process.exit(process.exitCode ?? 0));
     });
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
@@ -81,29 +82,40 @@ async function runWorker(config: Readonly<Config>): Promise<void> {
 
 async function runPrimary(config: Readonly<Config>): Promise<void> {
   // Workers share the listening port through node:cluster; each builds the same data from the same seed.
-  let ready = 0;
+  const readyWorkers = new Set<number>();
   for (let i = 0; i < config.workers; i++) {
     const worker = cluster.fork();
     worker.on('message', (message: { ready?: number; clients?: number }) => {
       if (message.ready === undefined) return;
-      ready++;
-      if (ready === config.workers) {
+      readyWorkers.add(worker.id);
+      if (readyWorkers.size === config.workers) {
         process.stdout.write(`${startupLine(config, message.ready, message.clients ?? 0)}  workers ${config.workers}\n`);
       }
     });
   }
   let stopping = false;
+  let exitCode = 0;
   cluster.on('exit', (worker, code) => {
-    if (!stopping && code !== 0) {
+    const failed = code !== 0;
+    if (failed && !stopping && readyWorkers.has(worker.id)) {
+      // A crash after start-up: replace the worker, as a supervisor would.
       process.stderr.write(`client-records-mock: worker ${worker.process.pid} exited with ${code}; starting another\n`);
-      cluster.fork();
+      readyWorkers.delete(worker.id);
+      const replacement = cluster.fork();
+      replacement.on('message', (message: { ready?: number }) => {
+        if (message.ready !== undefined) readyWorkers.add(replacement.id);
+      });
+    } else if (failed) {
+      // A worker that never got ready (bad setting, port taken) would fail again: stop them all, exit non-zero.
+      exitCode ||= code ?? 1;
+      if (!stopping) shutdown();
     }
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
   });
-  const shutdown = () => {
+  function shutdown(): void {
     stopping = true;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-  };
+  }
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
 }

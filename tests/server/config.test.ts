@@ -116,4 +116,21 @@ describe('the CLI', () => {
       blocker.close();
     }
   });
+
+  test('--workers 2 on a port already in use → exit 2, workers are not restarted forever', async () => {
+    const net = await import('node:net');
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+
+    try {
+      const result = run(['--port', String(port), '--workers', '2'], { LOG_LEVEL: 'silent' });
+
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain('(EADDRINUSE)');
+      expect(result.stderr).not.toContain('starting another');
+    } finally {
+      blocker.close();
+    }
+  });
 });

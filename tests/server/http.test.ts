@@ -1,5 +1,6 @@
 // HTTP hygiene shared by every route: errors as ErrorDto, exact paths, 405,
 // CORS, request ids, security headers, and the log line.
+import net from 'node:net';
 import { createApp } from '../../server/app';
 import { createLogger } from '../../server/logger';
 import { startHttpServer } from '../../server/http-server';
@@ -90,6 +91,34 @@ describe('error answers carry only their own headers and bounded messages', () =
     expect(response.status).toBe(400);
     expect(body.Message.length).toBeLessThanOrEqual(500);
     expect(body.Message).toMatch(/^unknown query parameter 'x{50}'$/);
+  });
+});
+
+describe('requests Node would answer on its own', () => {
+  const raw = (request: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(new URL(server.baseUrl).port), '127.0.0.1', () => socket.write(request));
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('close', () => resolve(data));
+      socket.on('error', reject);
+      socket.setTimeout(5_000, () => socket.destroy(new Error('no answer')));
+    });
+
+  test('GET with `Expect: foo` → answered as a normal request, not Node\'s bare 417', async () => {
+    const answer = await raw('GET /api/v1/Diagnostics/Ping HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n');
+
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer).toMatch(/\r\nX-Request-Id: /i);
+    expect(answer.endsWith('"Pong"')).toBe(true);
+  });
+
+  test('HTTP/1.1 without Host → 400 ErrorDto with an X-Request-Id', async () => {
+    const answer = await raw('GET /api/v1/Diagnostics/Ping HTTP/1.1\r\nConnection: close\r\n\r\n');
+
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/i);
+    expect(answer).toContain('"Code":"VALIDATION_ERROR"');
   });
 });
 
