@@ -88,7 +88,7 @@ export class SearchIndex {
 
   /** Positions matching a normalized, non-empty term, ascending. */
   search(term: string): number[] {
-    if (term.includes(FIELD_SEPARATOR) || term.includes(CLIENT_SEPARATOR)) return [];
+    // normalizeTerm has made every tab and newline a space, so a term cannot span two fields or clients.
     const byText = this.fields.find(term);
     if (!DIGIT_TERM.test(term)) return byText;
     return mergeSorted(byText, this.phones.find(phoneDigits(term)));

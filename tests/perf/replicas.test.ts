@@ -75,15 +75,21 @@ async function requestSet(baseUrl: string): Promise<string[]> {
 let replicaA: SpawnedServer;
 let replicaB: SpawnedServer;
 let workers: SpawnedServer;
+let started: SpawnedServer[] = [];
 beforeAll(async () => {
-  [replicaA, replicaB, workers] = await Promise.all([
+  const spawned = await Promise.allSettled([
     spawnServer(ARGS),
     spawnServer(ARGS),
     // Logging on, so that the test can see which worker processes answered.
     spawnServer([...ARGS, '--workers', '2'], { LOG_LEVEL: 'info' }),
   ]);
+  // Keep every server that did start, so that afterAll stops it even when another failed.
+  started = spawned.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failure = spawned.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) throw failure.reason;
+  [replicaA, replicaB, workers] = started as [SpawnedServer, SpawnedServer, SpawnedServer];
 });
-afterAll(() => Promise.all([replicaA?.stop(), replicaB?.stop(), workers?.stop()]));
+afterAll(() => Promise.all(started.map((server) => server.stop())));
 
 describe('replicas with the same seed', () => {
   test('200 varied requests → two separate processes answer byte for byte alike (body, X-Total-Count, Link)', async () => {

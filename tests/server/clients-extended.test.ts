@@ -176,6 +176,13 @@ describe('GET /api/v1/Client/Extended?filter=…', () => {
     expect(body.Results).toEqual([]);
   });
 
+  test('tabs, newlines and runs of spaces in a filter → one space, as a search box would', async () => {
+    const { total: single } = await extended('?filter=a%20b');
+    const { total: messy } = await extended('?filter=a%09%0A%20%20b');
+
+    expect(messy).toBe(single);
+  });
+
   test('an empty or blank filter → no filter', async () => {
     const { total: none } = await extended('?filter=');
     const { total: blank } = await extended('?filter=%20%20');
