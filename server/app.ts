@@ -9,7 +9,7 @@ import { loadSpec } from '../seeds/spec';
 import type { Config } from './config';
 import { ApiKeyGate, unauthorized } from './auth';
 import { docsRoutes } from './docs';
-import { ApiError, errorHandler, methodNotAllowed } from './errors';
+import { errorHandler, methodNotAllowed, noRoute } from './errors';
 import { corsPolicy, securityHeaders } from './http-hygiene';
 import { FaultInjector, mockControls } from './mock-controls';
 import { findOperation, readOperations, type Operation } from './operations';
@@ -30,7 +30,7 @@ export interface App {
 function resolveOperation(operations: readonly Operation[]): RequestHandler {
   return (req, _res, next) => {
     const route = findOperation(operations, req.path);
-    if (!route) throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path.slice(0, 200)}`);
+    if (!route) throw noRoute(req.method, req.path);
     contextOf(req).route = route;
     if (req.method !== 'GET') {
       throw methodNotAllowed(req.method);
@@ -74,8 +74,9 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
   app.use(mockControls(faults, (req) => contextOf(req).route!));
   app.use(diagnosticsRoutes());
   app.use(clientRoutes(store));
+  // Unreachable while every operation has a handler; keeps Express's HTML 404 out if one is missing.
   app.use((req) => {
-    throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path.slice(0, 200)}`);
+    throw noRoute(req.method, req.path);
   });
   app.use(errorHandler(logger));
 

@@ -43,6 +43,16 @@ export class ApiError extends Error {
   }
 }
 
+/** A caller's parameter name as messages quote it: cut to a readable length. */
+export function quoted(name: string): string {
+  return `'${name.slice(0, MAX_QUOTED_NAME)}'`;
+}
+
+/** 404 for a path that is no operation. */
+export function noRoute(method: string | undefined, path: string): ApiError {
+  return new ApiError('NOT_FOUND', `No route ${method ?? ''} ${path.slice(0, 200)}`);
+}
+
 /** 405 for any method but GET on a known path; `note` marks a simulated one. */
 export function methodNotAllowed(method: string, note = ''): ApiError {
   return new ApiError('METHOD_NOT_ALLOWED', `${method.slice(0, 20)} is not allowed on this path; use GET${note}`, { Allow: 'GET' });

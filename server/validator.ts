@@ -3,7 +3,7 @@
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { RequestHandler } from 'express';
 import type { OpenApiDocument } from '../seeds/spec';
-import { ApiError } from './errors';
+import { ApiError, quoted } from './errors';
 import { contextOf } from './request-context';
 
 export function openApiValidator(spec: OpenApiDocument, validateResponses: boolean): RequestHandler[] {
@@ -59,10 +59,10 @@ export const checkRawQuery: RequestHandler = (req, _res, next) => {
       name = decodeURIComponent(rawName.replace(/\+/g, ' '));
       value = decodeURIComponent(pair.slice(rawName.length + 1).replace(/\+/g, ' '));
     } catch {
-      throw new ApiError('VALIDATION_ERROR', `query parameter '${rawName.slice(0, 50)}' has invalid percent-encoding`);
+      throw new ApiError('VALIDATION_ERROR', `query parameter ${quoted(rawName)} has invalid percent-encoding`);
     }
-    if (seen.has(name)) throw new ApiError('VALIDATION_ERROR', `query parameter '${name.slice(0, 50)}' is given more than once`);
-    if (dropsSilently(name)) throw new ApiError('VALIDATION_ERROR', `unknown query parameter '${name.slice(0, 50)}'`);
+    if (seen.has(name)) throw new ApiError('VALIDATION_ERROR', `query parameter ${quoted(name)} is given more than once`);
+    if (dropsSilently(name)) throw new ApiError('VALIDATION_ERROR', `unknown query parameter ${quoted(name)}`);
     seen.add(name);
     if (integerParams?.has(name) && value !== '' && !/^-?\d+$/.test(value)) {
       throw new ApiError('VALIDATION_ERROR', `query parameter '${name}' must be integer`);
