@@ -6,7 +6,10 @@ import { oas } from '@stoplight/spectral-rulesets';
 const diagnostics = ['openapi.yaml#/paths/~1api~1v1~1Diagnostics~1Ping', 'openapi.yaml#/paths/~1api~1v1~1Diagnostics~1Exception'];
 
 export default {
-  extends: [[oas, 'recommended'], [owasp, 'all']],
+  extends: [
+    [oas, 'recommended'],
+    [owasp, 'all'],
+  ],
   rules: {
     // A mock for development and CI has no rate limiting on purpose: load tests must not be throttled.
     'owasp:api4:2023-rate-limit': 'off',

@@ -13,7 +13,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { API_KEY, freePort, getJson, HOST, MAIN_JS, median, ROOT, rssMb, sleep, spawnAndWait, stopAll, stopAllOnExit, type Started } from './processes';
+import {
+  API_KEY,
+  freePort,
+  getJson,
+  HOST,
+  MAIN_JS,
+  median,
+  ROOT,
+  rssMb,
+  sleep,
+  spawnAndWait,
+  stopAll,
+  stopAllOnExit,
+  type Started,
+} from './processes';
 
 type RequestSpec = autocannon.RequestSpec;
 
@@ -28,8 +42,27 @@ const HELLO_JS = path.join(ROOT, 'dist/bench/express-hello.js');
 const PING = '/api/v1/Diagnostics/Ping';
 const KEY = { 'x-api-key': API_KEY };
 /** Settings of ours that the caller's shell must not change: "defaults" means defaults. */
-const OUR_SETTINGS = ['PORT', 'HOST', 'SEED', 'CLIENTS', 'DATA_FILE', 'API_KEYS', 'AUTH', 'LATENCY_MS', 'ERROR_RATE', 'VALIDATE_RESPONSES', 'CORS_ORIGINS', 'LOG_LEVEL', 'WORKERS', 'CACHE', 'CACHE_MB'];
-const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OUR_SETTINGS.includes(name))) as Record<string, string>;
+const OUR_SETTINGS = [
+  'PORT',
+  'HOST',
+  'SEED',
+  'CLIENTS',
+  'DATA_FILE',
+  'API_KEYS',
+  'AUTH',
+  'LATENCY_MS',
+  'ERROR_RATE',
+  'VALIDATE_RESPONSES',
+  'CORS_ORIGINS',
+  'LOG_LEVEL',
+  'WORKERS',
+  'CACHE',
+  'CACHE_MB',
+];
+const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OUR_SETTINGS.includes(name))) as Record<
+  string,
+  string
+>;
 
 type TargetName = 'ours' | 'oursNoCache' | 'prism' | 'express';
 const TARGET_LABELS: Record<TargetName, string> = {
@@ -105,7 +138,14 @@ function log(line: string): void {
 
 async function startOurs(name: string, args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Started> {
   const port = await freePort();
-  return spawnAndWait({ name, args: [MAIN_JS, '--port', String(port), ...args], env: { ...CLEAN_ENV, ...env }, port, probePath: PING, timeoutMs });
+  return spawnAndWait({
+    name,
+    args: [MAIN_JS, '--port', String(port), ...args],
+    env: { ...CLEAN_ENV, ...env },
+    port,
+    probePath: PING,
+    timeoutMs,
+  });
 }
 
 async function startTargets(): Promise<Record<TargetName, Started>> {
@@ -120,12 +160,22 @@ async function startTargets(): Promise<Record<TargetName, Started>> {
       probePath: PING,
       timeoutMs: 60_000,
     }),
-    express: await spawnAndWait({ name: 'express hello', args: [HELLO_JS, String(helloPort)], port: helloPort, probePath: '/', timeoutMs: 20_000 }),
+    express: await spawnAndWait({
+      name: 'express hello',
+      args: [HELLO_JS, String(helloPort)],
+      port: helloPort,
+      probePath: '/',
+      timeoutMs: 20_000,
+    }),
   };
 }
 
 async function realIds(port: number): Promise<Ids> {
-  const page = await getJson<{ Results: { IdClient: string; IdStaff: string | null }[] }>(port, '/api/v1/Client/Extended?pageSize=100', KEY);
+  const page = await getJson<{ Results: { IdClient: string; IdStaff: string | null }[] }>(
+    port,
+    '/api/v1/Client/Extended?pageSize=100',
+    KEY,
+  );
   const staff = page.Results.find((client) => client.IdStaff !== null)?.IdStaff;
   if (!staff) throw new Error('no client with staff in the first page');
   return { clients: page.Results.map((client) => client.IdClient), staff };
@@ -168,7 +218,14 @@ function cell(m: Measure): string {
 }
 
 function renderTable(table: Table): string {
-  const head = ['endpoint', ...(['ours', 'oursNoCache', 'prism', 'express'] as TargetName[]).map((t) => TARGET_LABELS[t]), 'ours/Express', 'ours/Prism', 'off/Express', 'off/Prism'];
+  const head = [
+    'endpoint',
+    ...(['ours', 'oursNoCache', 'prism', 'express'] as TargetName[]).map((t) => TARGET_LABELS[t]),
+    'ours/Express',
+    'ours/Prism',
+    'off/Express',
+    'off/Prism',
+  ];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`];
   for (const [name, row] of Object.entries(table)) {
     lines.push(
@@ -199,7 +256,9 @@ interface StartupFigure {
 /** A short mixed load (every endpoint) so that RSS includes a working cache and warm code. */
 function mixedRequests(ids: Ids): RequestSpec[] {
   return ENDPOINTS.flatMap((endpoint) => endpoint.requests('ours', ids)).concat(
-    ['a', 'be', 'son', 'li', 'ma', 'er', 'anna', 'ö', 'jo', 'el'].map((term) => get(`/api/v1/Client/Extended?filter=${encodeURIComponent(term)}`)),
+    ['a', 'be', 'son', 'li', 'ma', 'er', 'anna', 'ö', 'jo', 'el'].map((term) =>
+      get(`/api/v1/Client/Extended?filter=${encodeURIComponent(term)}`),
+    ),
   );
 }
 
@@ -217,7 +276,13 @@ async function startupAt(clients: number, runs: number, withLoad: boolean): Prom
     }
     await server.stop();
   }
-  return { clients, readyMs, medianReadyMs: median(readyMs), rssMb: rss, ...(rssAfterLoad === undefined ? {} : { rssAfterLoadMb: rssAfterLoad }) };
+  return {
+    clients,
+    readyMs,
+    medianReadyMs: median(readyMs),
+    rssMb: rss,
+    ...(rssAfterLoad === undefined ? {} : { rssAfterLoadMb: rssAfterLoad }),
+  };
 }
 
 interface FilterFigure {
@@ -283,7 +348,9 @@ async function prismDynamic(ids: Ids, ours: Started): Promise<DynamicFigure[]> {
     const dynamic = await measure(prism.port, endpoint.requests('prism', ids));
     const oursNow = await measure(ours.port, endpoint.requests('ours', ids));
     figures.push({ endpoint: endpoint.name, ours: oursNow, prismDynamic: dynamic });
-    log(`  ${endpoint.name.padEnd(24)} ours ${fmt(oursNow.rps)} req/s | Prism dynamic ${fmt(dynamic.rps)} req/s (p50 ${ms(dynamic.p50)} ms) | ${ratio(oursNow.rps, dynamic.rps)}`);
+    log(
+      `  ${endpoint.name.padEnd(24)} ours ${fmt(oursNow.rps)} req/s | Prism dynamic ${fmt(dynamic.rps)} req/s (p50 ${ms(dynamic.p50)} ms) | ${ratio(oursNow.rps, dynamic.rps)}`,
+    );
   }
   await prism.stop();
   return figures;
@@ -306,14 +373,23 @@ async function main(): Promise<void> {
   if (!fs.existsSync(MAIN_JS) || !fs.existsSync(HELLO_JS)) throw new Error('dist/ is missing: run `npm run bench` (it builds first)');
   const began = performance.now();
   const host = machine();
-  log(`npm run bench${QUICK ? ' --quick' : ''}: ${host.cpus} × ${host.cpuModel}, Node ${host.node}, load ${String(host.loadAverageAtStart)}`);
-  log(`autocannon -c ${CONNECTIONS}, ${WARMUP_S} s warm-up + ${MEASURE_S} s per load; req/s = median of per-second counts; latency p50 / p99 in ms\n`);
+  log(
+    `npm run bench${QUICK ? ' --quick' : ''}: ${host.cpus} × ${host.cpuModel}, Node ${host.node}, load ${String(host.loadAverageAtStart)}`,
+  );
+  log(
+    `autocannon -c ${CONNECTIONS}, ${WARMUP_S} s warm-up + ${MEASURE_S} s per load; req/s = median of per-second counts; latency p50 / p99 in ms\n`,
+  );
 
   log('Side by side (1,000 clients):');
   const targets = await startTargets();
   const ids = await realIds(targets.ours.port);
   const table = await sideBySide(targets, ids);
-  const rssAfterBench = { ours: rssMb(targets.ours.pid), oursNoCache: rssMb(targets.oursNoCache.pid), prism: rssMb(targets.prism.pid), express: rssMb(targets.express.pid) };
+  const rssAfterBench = {
+    ours: rssMb(targets.ours.pid),
+    oursNoCache: rssMb(targets.oursNoCache.pid),
+    prism: rssMb(targets.prism.pid),
+    express: rssMb(targets.express.pid),
+  };
 
   log('\n--workers 2 (cache on), side by side with one worker:');
   const workerFigures = await workers(ids, targets.ours);
@@ -324,27 +400,31 @@ async function main(): Promise<void> {
 
   log('\nStart-up (spawn → first 200 on Ping) and RSS:');
   const startup: StartupFigure[] = [];
-  for (const [clients, runs] of [
-    [1_000, STARTUP_RUNS],
-    [100_000, 1],
-    ...(QUICK ? [] : [[1_000_000, 1]]),
-  ] as [number, number][]) {
+  for (const [clients, runs] of [[1_000, STARTUP_RUNS], [100_000, 1], ...(QUICK ? [] : [[1_000_000, 1]])] as [number, number][]) {
     const figure = await startupAt(clients, runs, clients <= 100_000);
     startup.push(figure);
     const afterLoad = figure.rssAfterLoadMb === undefined ? '' : `, ${figure.rssAfterLoadMb} MB after a mixed load`;
-    log(`  ${fmt(clients).padStart(9)} clients: ${figure.medianReadyMs} ms (runs ${figure.readyMs.join(', ')}), RSS ${figure.rssMb} MB at ready${afterLoad}`);
+    log(
+      `  ${fmt(clients).padStart(9)} clients: ${figure.medianReadyMs} ms (runs ${figure.readyMs.join(', ')}), RSS ${figure.rssMb} MB at ready${afterLoad}`,
+    );
   }
 
   log('\nExtended with a filter over 100,000 clients, CACHE=off (12 rotating terms):');
   const filter = await uncachedFilter();
-  log(`  1 connection: p50 ${ms(filter.oneConnection.p50)} ms, p99 ${ms(filter.oneConnection.p99)} ms, ${fmt(filter.oneConnection.rps)} req/s`);
-  log(`  ${CONNECTIONS} connections: ${fmt(filter.fiftyConnections.rps)} req/s, p50 ${ms(filter.fiftyConnections.p50)} ms, p99 ${ms(filter.fiftyConnections.p99)} ms`);
+  log(
+    `  1 connection: p50 ${ms(filter.oneConnection.p50)} ms, p99 ${ms(filter.oneConnection.p99)} ms, ${fmt(filter.oneConnection.rps)} req/s`,
+  );
+  log(
+    `  ${CONNECTIONS} connections: ${fmt(filter.fiftyConnections.rps)} req/s, p50 ${ms(filter.fiftyConnections.p50)} ms, p99 ${ms(filter.fiftyConnections.p99)} ms`,
+  );
 
   await stopAll();
   const rendered = renderTable(table);
   log('\n' + rendered);
   const seconds = Math.round((performance.now() - began) / 1000);
-  log(`\nRSS after the side-by-side loads: ours ${rssAfterBench.ours} MB, ours CACHE=off ${rssAfterBench.oursNoCache} MB, Prism ${rssAfterBench.prism} MB, Express hello ${rssAfterBench.express} MB. Total bench time ${seconds} s.`);
+  log(
+    `\nRSS after the side-by-side loads: ours ${rssAfterBench.ours} MB, ours CACHE=off ${rssAfterBench.oursNoCache} MB, Prism ${rssAfterBench.prism} MB, Express hello ${rssAfterBench.express} MB. Total bench time ${seconds} s.`,
+  );
 
   const outDir = path.join(ROOT, 'bench-results');
   fs.mkdirSync(outDir, { recursive: true });

@@ -76,8 +76,16 @@ function verdict(figure: SeedFigure): string {
   const target = TARGETS[figure.clients];
   if (!target) return '';
   const seconds = figure.generateMs / 1000;
-  const time = seconds <= target.seconds ? `met (≤ ${target.seconds} s)` : `missed by ${(seconds - target.seconds).toFixed(1)} s (target ${target.seconds} s)`;
-  const memory = target.rssMb === undefined ? '' : figure.peakRssMb <= target.rssMb ? `; RSS met (≤ ${target.rssMb} MB)` : `; RSS over by ${figure.peakRssMb - target.rssMb} MB`;
+  const time =
+    seconds <= target.seconds
+      ? `met (≤ ${target.seconds} s)`
+      : `missed by ${(seconds - target.seconds).toFixed(1)} s (target ${target.seconds} s)`;
+  const memory =
+    target.rssMb === undefined
+      ? ''
+      : figure.peakRssMb <= target.rssMb
+        ? `; RSS met (≤ ${target.rssMb} MB)`
+        : `; RSS over by ${figure.peakRssMb - target.rssMb} MB`;
   return `time ${time}${memory}`;
 }
 
@@ -88,8 +96,12 @@ async function main(): Promise<void> {
     return;
   }
   const cpus = os.cpus();
-  process.stdout.write(`npm run bench:seed: ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, Node ${process.version}; one fresh process per size\n\n`);
-  process.stdout.write('| clients | generate | clients/s | load seeds/ | RSS after | peak RSS | heap after GC | target |\n|---:|---:|---:|---:|---:|---:|---:|---|\n');
+  process.stdout.write(
+    `npm run bench:seed: ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, Node ${process.version}; one fresh process per size\n\n`,
+  );
+  process.stdout.write(
+    '| clients | generate | clients/s | load seeds/ | RSS after | peak RSS | heap after GC | target |\n|---:|---:|---:|---:|---:|---:|---:|---|\n',
+  );
   const figures: SeedFigure[] = [];
   for (const size of SIZES) {
     const figure = await runChild(size);
@@ -101,7 +113,10 @@ async function main(): Promise<void> {
   const outDir = path.join(ROOT, 'bench-results');
   fs.mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, `seed-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, JSON.stringify({ when: new Date().toISOString(), node: process.version, cpus: cpus.length, figures }, null, 2) + '\n');
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ when: new Date().toISOString(), node: process.version, cpus: cpus.length, figures }, null, 2) + '\n',
+  );
   process.stdout.write(`\nWrote ${path.relative(ROOT, file)}\n`);
 }
 

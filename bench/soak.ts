@@ -106,7 +106,12 @@ export class RequestMix {
       case 'noKey':
         return { kind, path: '/api/v1/Client/Simple', headers: {}, expect: 401 };
       case 'unknownId':
-        return { kind, path: `/api/v1/Client/Detail/00000000-0000-4000-8000-${String(k % 1000).padStart(12, '0')}`, headers: key, expect: 404 };
+        return {
+          kind,
+          path: `/api/v1/Client/Detail/00000000-0000-4000-8000-${String(k % 1000).padStart(12, '0')}`,
+          headers: key,
+          expect: 404,
+        };
       case 'unknownRoute':
         return { kind, path: '/api/v1/Client/Nope', headers: key, expect: 404 };
     }
@@ -264,8 +269,14 @@ export async function shutdownDrill(target: DrillTarget, mix: RequestMix, option
 }
 
 export function describeDrill(f: DrillFigures): string {
-  const refused = f.refusedAfterMs === undefined ? 'new connections NOT refused' : `new connections refused ${(f.refusedAfterMs / 1000).toFixed(2)} s after`;
-  const unaccepted = Object.entries(f.notAccepted).map(([error, count]) => `${error} ${count}`).join(', ') || 'none';
+  const refused =
+    f.refusedAfterMs === undefined
+      ? 'new connections NOT refused'
+      : `new connections refused ${(f.refusedAfterMs / 1000).toFixed(2)} s after`;
+  const unaccepted =
+    Object.entries(f.notAccepted)
+      .map(([error, count]) => `${error} ${count}`)
+      .join(', ') || 'none';
   return (
     `SIGTERM under load: accepted ${f.accepted}/${f.sent}, in flight at the signal ${f.inFlightAtSignal} (slow ${f.slowCompleted}/${f.slow} completed), ` +
     `in-flight failed ${f.failed}, resets ${f.resets}, ${refused} (not accepted: ${unaccepted}), exit code ${f.exitCode} in ${(f.exitMs / 1000).toFixed(2)} s`
@@ -273,7 +284,14 @@ export function describeDrill(f: DrillFigures): string {
 }
 
 export function drillPassed(f: DrillFigures): boolean {
-  return f.failed === 0 && f.resets === 0 && f.slowCompleted === f.slow && f.refusedAfterMs !== undefined && f.exitCode === 0 && f.exitMs < EXIT_TARGET_MS;
+  return (
+    f.failed === 0 &&
+    f.resets === 0 &&
+    f.slowCompleted === f.slow &&
+    f.refusedAfterMs !== undefined &&
+    f.exitCode === 0 &&
+    f.exitMs < EXIT_TARGET_MS
+  );
 }
 
 // ---------------------------------------------------------------- the soak
@@ -339,7 +357,10 @@ async function startServer(logFile: string): Promise<{ child: ChildProcess; base
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
   const baseUrl = `http://${HOST}:${port}`;
   for (let tries = 0; ; tries++) {
-    const ok = await fetch(`${baseUrl}/api/v1/Diagnostics/Ping`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${baseUrl}/api/v1/Diagnostics/Ping`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (tries > 600 || child.exitCode !== null) throw new Error('the server did not start');
     await sleep(50);
@@ -402,7 +423,12 @@ async function soak(): Promise<void> {
 
   const logOffset = fs.statSync(logFile).size;
   const figures = await shutdownDrill(
-    { baseUrl: server.baseUrl, terminate: () => server.child.kill('SIGTERM'), exited: server.exited, logText: () => readFrom(logFile, logOffset) },
+    {
+      baseUrl: server.baseUrl,
+      terminate: () => server.child.kill('SIGTERM'),
+      exited: server.exited,
+      logText: () => readFrom(logFile, logOffset),
+    },
     mix,
   );
 
@@ -422,7 +448,12 @@ async function soak(): Promise<void> {
   process.stdout.write(line + '\n');
 
   const passed =
-    result.errors === 0 && result.timeouts === 0 && tally.unexpected5xx === 0 && tally.otherUnexpected === 0 && growth < RSS_GROWTH_TARGET && drillPassed(figures);
+    result.errors === 0 &&
+    result.timeouts === 0 &&
+    tally.unexpected5xx === 0 &&
+    tally.otherUnexpected === 0 &&
+    growth < RSS_GROWTH_TARGET &&
+    drillPassed(figures);
   process.exitCode = passed ? 0 : 1;
 }
 

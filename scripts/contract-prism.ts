@@ -39,16 +39,25 @@ type Verdict = 'forwarded' | 'violation' | 'rejected' | 'disagreement';
 
 function classify(viaPrism: Exchange, direct: Exchange): { verdict: Verdict; detail: string } {
   const violations = viaPrism.headers.get('sl-violations');
-  const problem = /application\/problem\+json/.test(viaPrism.headers.get('content-type') ?? '') ? (viaPrism.json as ProblemBody | undefined) : undefined;
+  const problem = /application\/problem\+json/.test(viaPrism.headers.get('content-type') ?? '')
+    ? (viaPrism.json as ProblemBody | undefined)
+    : undefined;
   if (violations !== null || problem?.type?.endsWith('#VIOLATIONS')) {
     return { verdict: 'violation', detail: violations ?? JSON.stringify(problem?.validation ?? problem) };
   }
   if (problem?.type?.startsWith('https://stoplight.io/prism/errors#')) {
     const kind = `${viaPrism.status} ${problem.type.split('#')[1]}`;
-    if (direct.status >= 200 && direct.status < 300) return { verdict: 'disagreement', detail: `Prism rejected (${kind}) a request our server answered ${direct.status}: ${JSON.stringify(problem.validation ?? problem.title)}` };
+    if (direct.status >= 200 && direct.status < 300)
+      return {
+        verdict: 'disagreement',
+        detail: `Prism rejected (${kind}) a request our server answered ${direct.status}: ${JSON.stringify(problem.validation ?? problem.title)}`,
+      };
     return { verdict: 'rejected', detail: kind };
   }
-  return { verdict: 'forwarded', detail: viaPrism.status === direct.status ? '' : `status ${viaPrism.status} through Prism, ${direct.status} direct` };
+  return {
+    verdict: 'forwarded',
+    detail: viaPrism.status === direct.status ? '' : `status ${viaPrism.status} through Prism, ${direct.status} direct`,
+  };
 }
 
 function mutantFromArgs(argv: readonly string[]) {
@@ -75,7 +84,14 @@ async function main(): Promise<number> {
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 
   try {
-    const server = await startNodeProcess('the server', path.join(root, 'dist/server/main.js'), ['--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'], /on (http:\/\/127\.0\.0\.1:\d+)/, 20_000, root);
+    const server = await startNodeProcess(
+      'the server',
+      path.join(root, 'dist/server/main.js'),
+      ['--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'],
+      /on (http:\/\/127\.0\.0\.1:\d+)/,
+      20_000,
+      root,
+    );
     started.push(server);
     let upstream = server.ready;
     if (mutant) {
@@ -95,7 +111,9 @@ async function main(): Promise<number> {
       root,
     );
     started.push(prism);
-    const prismVersion = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/@stoplight/prism-cli/package.json'), 'utf8')) as { version: string };
+    const prismVersion = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/@stoplight/prism-cli/package.json'), 'utf8')) as {
+      version: string;
+    };
     console.log(`server ${server.ready}; Prism ${prismVersion.version} proxy ${prism.ready} --errors (Node ${process.versions.node})`);
 
     // 1. The contract suite's requests, recorded while the checks run against the server directly.
@@ -103,11 +121,14 @@ async function main(): Promise<number> {
     const direct: Target = { baseUrl: server.ready, apiKey: DEFAULT_API_KEY, onExchange: (exchange) => recorded.push(exchange.request) };
     const { results, context } = await runChecks(direct);
     const failedChecks = results.filter((result) => result.error);
-    for (const failed of failedChecks) console.error(`check failed against the server itself: ${failed.check.name}\n${failed.error!.message}`);
+    for (const failed of failedChecks)
+      console.error(`check failed against the server itself: ${failed.check.name}\n${failed.error!.message}`);
 
     // 2. A seeded sample of property-based requests.
     const sample = await context.sample();
-    const generated = fc.sample(requestArbitrary(context.contract, sample), { seed: SEED, numRuns: GENERATED_REQUESTS }).map((g) => g.request);
+    const generated = fc
+      .sample(requestArbitrary(context.contract, sample), { seed: SEED, numRuns: GENERATED_REQUESTS })
+      .map((g) => g.request);
     const requests = [...recorded, ...generated];
 
     // 3. Replay through Prism, next to the direct answer.
@@ -121,7 +142,8 @@ async function main(): Promise<number> {
       const { verdict, detail } = classify(proxied, straight);
       tally[verdict] += 1;
       if (verdict === 'rejected') rejectedKinds.set(detail, (rejectedKinds.get(detail) ?? 0) + 1);
-      if (verdict === 'violation' || verdict === 'disagreement') console.error(`${verdict.toUpperCase()}: ${detail}\n  reproduce: ${toCurl(viaPrism, request)}`);
+      if (verdict === 'violation' || verdict === 'disagreement')
+        console.error(`${verdict.toUpperCase()}: ${detail}\n  reproduce: ${toCurl(viaPrism, request)}`);
       if (verdict === 'forwarded' && detail) statusNotes.push(`${detail}: ${toCurl(viaPrism, request)}`);
     }
 
@@ -133,7 +155,11 @@ async function main(): Promise<number> {
     );
     for (const note of statusNotes.slice(0, 10)) console.log(`note: ${note}`);
     const failed = tally.violation + tally.disagreement + failedChecks.length;
-    console.log(failed === 0 ? 'contract:prism: 0 violations' : `contract:prism: FAILED (${tally.violation} violations, ${tally.disagreement} disagreements, ${failedChecks.length} failed checks)`);
+    console.log(
+      failed === 0
+        ? 'contract:prism: 0 violations'
+        : `contract:prism: FAILED (${tally.violation} violations, ${tally.disagreement} disagreements, ${failedChecks.length} failed checks)`,
+    );
     return failed === 0 ? 0 : 1;
   } finally {
     await stopAll();

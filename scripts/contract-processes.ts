@@ -31,8 +31,19 @@ process.once('exit', () => {
 });
 
 /** Spawns `node <script> ...args` and resolves once its output matches `readyPattern`. */
-export function startNodeProcess(name: string, script: string, args: string[], readyPattern: RegExp, timeoutMs: number, cwd: string): Promise<Started> {
-  const child = spawn(process.execPath, [script, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+export function startNodeProcess(
+  name: string,
+  script: string,
+  args: string[],
+  readyPattern: RegExp,
+  timeoutMs: number,
+  cwd: string,
+): Promise<Started> {
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   running.add(child);
   let output = '';
   const exited = new Promise<void>((resolve) =>

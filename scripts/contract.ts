@@ -15,7 +15,12 @@ const USAGE = `Usage: npm run contract -- [--base-url URL] [--api-key KEY] [--se
 
 function parse(argv: readonly string[]): { env: Record<string, string>; remote: boolean } {
   const env: Record<string, string> = {};
-  const names: Record<string, string> = { '--base-url': 'CONTRACT_BASE_URL', '--api-key': 'CONTRACT_API_KEY', '--seed': 'CONTRACT_FC_SEED', '--runs': 'CONTRACT_FC_RUNS' };
+  const names: Record<string, string> = {
+    '--base-url': 'CONTRACT_BASE_URL',
+    '--api-key': 'CONTRACT_API_KEY',
+    '--seed': 'CONTRACT_FC_SEED',
+    '--runs': 'CONTRACT_FC_RUNS',
+  };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string?];

@@ -9,7 +9,10 @@ export class AddressMaker {
   private readonly streetNames: readonly string[];
   private readonly streetSuffixes: readonly string[];
 
-  constructor(faker: Faker, private readonly draw: Draw) {
+  constructor(
+    faker: Faker,
+    private readonly draw: Draw,
+  ) {
     const location = faker.rawDefinitions.location;
     if (!location?.street_name || !location.street_suffix) throw new Error('Faker sv locale lacks street names');
     this.streetNames = location.street_name;

@@ -50,8 +50,7 @@ export function loadDataFile(file: string, schemas = new SpecSchemas()): ClientD
 export async function writeDataFile(file: string, seed: number, count: number): Promise<void> {
   const generator = new ClientGenerator(seed);
   const out = fs.createWriteStream(file, { encoding: 'utf8' });
-  const write = (chunk: string) =>
-    out.write(chunk) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', resolve));
+  const write = (chunk: string) => (out.write(chunk) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', resolve)));
   await write('[\n');
   for (let i = 0; i < count; i++) {
     await write((i === 0 ? '' : ',\n') + JSON.stringify(generator.client(i)));

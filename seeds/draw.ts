@@ -60,8 +60,6 @@ export class Draw {
     const b = this.random.nextUint32();
     const c = this.random.nextUint32();
     const d = this.random.nextUint32();
-    return (
-      flat`${hex(a, 8)}-${hex(b >>> 16, 4)}-${hex(0x4000 | (b & 0x0fff), 4)}-${hex(0x8000 | ((c >>> 16) & 0x3fff), 4)}-${hex(c & 0xffff, 4)}${hex(d, 8)}`
-    );
+    return flat`${hex(a, 8)}-${hex(b >>> 16, 4)}-${hex(0x4000 | (b & 0x0fff), 4)}-${hex(0x8000 | ((c >>> 16) & 0x3fff), 4)}-${hex(c & 0xffff, 4)}${hex(d, 8)}`;
   }
 }

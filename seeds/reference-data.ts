@@ -95,7 +95,7 @@ export const ALLERGENS: readonly string[] = [
   'Shellfish',
   'Fish',
   'Eggs',
-  'Cow\'s milk',
+  "Cow's milk",
   'Soy',
   'Wheat',
   'Birch pollen',

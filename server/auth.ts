@@ -32,7 +32,6 @@ export class ApiKeyGate {
     for (const known of this.digests) accepted = crypto.timingSafeEqual(candidate, known) || accepted;
     return accepted ? 'accepted' : 'unknown';
   }
-
 }
 
 /** The documented 401 for a failed key check: the Message tells a missing key from an unknown one. */

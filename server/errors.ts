@@ -69,7 +69,12 @@ function isValidatorError(error: unknown): error is ValidatorError {
   return typeof error === 'object' && error !== null && 'status' in error && Array.isArray((error as ValidatorError).errors);
 }
 
-const LOCATION_NAMES: Record<string, string> = { query: 'query parameter', params: 'path parameter', headers: 'header', path: 'path parameter' };
+const LOCATION_NAMES: Record<string, string> = {
+  query: 'query parameter',
+  params: 'path parameter',
+  headers: 'header',
+  path: 'path parameter',
+};
 const HEADER_NAMES: Record<string, string> = { prefer: 'Prefer', 'x-api-key': 'X-Api-Key' };
 
 /** `{path: '.query.pageSize', message: 'must be <= 100'}` → `query parameter 'pageSize' must be <= 100`. */
@@ -98,7 +103,8 @@ export function toApiError(error: unknown, logger: Logger): ApiError {
     return new ApiError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE);
   }
   // Express and Node report a client's malformed request (e.g. bad percent-encoding) as a 4xx error.
-  const status = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  const status =
+    (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new ApiError('VALIDATION_ERROR', 'The request is malformed');
   }
@@ -107,7 +113,17 @@ export function toApiError(error: unknown, logger: Logger): ApiError {
   return new ApiError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE);
 }
 
-const HANDLER_HEADERS = ['Content-Type', 'Content-Length', 'Content-Range', 'Content-Disposition', 'Accept-Ranges', 'ETag', 'Last-Modified', 'X-Total-Count', 'Link'];
+const HANDLER_HEADERS = [
+  'Content-Type',
+  'Content-Length',
+  'Content-Range',
+  'Content-Disposition',
+  'Accept-Ranges',
+  'ETag',
+  'Last-Modified',
+  'X-Total-Count',
+  'Link',
+];
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, _req, res, next) => {

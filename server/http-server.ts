@@ -100,7 +100,9 @@ export function startHttpServer(
         res.shouldKeepAlive = false;
         logger.info({ status: 400 }, 'rejected by the HTTP server: no Host header');
         const body = JSON.stringify({ Code: 'VALIDATION_ERROR', Message: "header 'Host' is required" });
-        res.writeHead(400, { ...BARE_HEADERS, 'X-Request-Id': crypto.randomUUID(), 'Content-Length': String(Buffer.byteLength(body)) }).end(body);
+        res
+          .writeHead(400, { ...BARE_HEADERS, 'X-Request-Id': crypto.randomUUID(), 'Content-Length': String(Buffer.byteLength(body)) })
+          .end(body);
         return;
       }
       app(req, res);

@@ -45,7 +45,12 @@ export function readOperations(spec: OpenApiDocument): readonly Operation[] {
   const resolve = (parameter: Parameter) =>
     parameter.$ref ? sharedParameters[parameter.$ref.replace('#/components/parameters/', '')]! : parameter;
   return Object.entries(spec.paths).map(([template, item]) => {
-    const get = item.get as { operationId: OperationId; security?: unknown[]; responses: Record<string, unknown>; parameters?: Parameter[] };
+    const get = item.get as {
+      operationId: OperationId;
+      security?: unknown[];
+      responses: Record<string, unknown>;
+      parameters?: Parameter[];
+    };
     const security = get.security ?? globalSecurity ?? [];
     const parameters = (get.parameters ?? []).map(resolve);
     return {

@@ -108,7 +108,8 @@ export class ResponseCache {
       (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
         const [chunk, encoding] = args;
         if (CACHEABLE_STATUS.has(res.statusCode) && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
-          const body = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk;
+          const body =
+            typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk;
           const headers: CachedResponse['headers'] = [];
           for (const name of (res as unknown as WithRawHeaderNames).getRawHeaderNames()) {
             const value = res.getHeader(name);

@@ -21,7 +21,9 @@ const collator = new Intl.Collator('en', { sensitivity: 'base' });
 
 /** The documented order: FullName (English collation, case- and accent-insensitive), then IdClient. */
 export function compareClients(a: ClientDetail, b: ClientDetail): number {
-  return collator.compare(a.PersonalInfo.FullName, b.PersonalInfo.FullName) || (a.IdClient < b.IdClient ? -1 : a.IdClient > b.IdClient ? 1 : 0);
+  return (
+    collator.compare(a.PersonalInfo.FullName, b.PersonalInfo.FullName) || (a.IdClient < b.IdClient ? -1 : a.IdClient > b.IdClient ? 1 : 0)
+  );
 }
 
 /**

@@ -11,7 +11,15 @@ export const WAIT_MS = 15_000;
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
     timeout: WAIT_MS,
   });
 }
@@ -31,7 +39,9 @@ export interface PageProblems {
 export function watchProblems(page: Page): PageProblems {
   const problems: PageProblems = { requested: [], failed: [], errorResponses: [], errors: [] };
   page.on('request', (request) => problems.requested.push(request.url()));
-  page.on('requestfailed', (request) => problems.failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'failed'}`));
+  page.on('requestfailed', (request) =>
+    problems.failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'failed'}`),
+  );
   page.on('response', (response) => {
     if (response.status() >= 400) problems.errorResponses.push(`${response.status()} ${response.request().method()} ${response.url()}`);
   });

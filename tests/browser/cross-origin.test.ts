@@ -102,7 +102,9 @@ async function openFrontend(prefer?: string, key = API_KEY): Promise<{ page: Pag
 
 describe('GET /api/v1/Client/Simple from a page on another origin', () => {
   test('GET /Client/Simple → the page renders the first rows and the total from X-Total-Count, through CORS', async () => {
-    const expected = testStore().sorted.slice(0, PAGE_SIZE).map((client) => [client.PersonalInfo.FullName, client.ContactInfo.Email]);
+    const expected = testStore()
+      .sorted.slice(0, PAGE_SIZE)
+      .map((client) => [client.PersonalInfo.FullName, client.ContactInfo.Email]);
 
     const { page, problems } = await openFrontend();
     const rows = await page.$$eval('#rows tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
@@ -114,7 +116,9 @@ describe('GET /api/v1/Client/Simple from a page on another origin', () => {
     expect(problems.failed).toEqual([]);
     expect(problems.errorResponses).toEqual([]);
     expect(problems.errors).toEqual([]);
-    expect(problems.requested.filter((url) => url.startsWith(api.baseUrl))).toEqual([`${api.baseUrl}/api/v1/Client/Simple?pageSize=${PAGE_SIZE}`]);
+    expect(problems.requested.filter((url) => url.startsWith(api.baseUrl))).toEqual([
+      `${api.baseUrl}/api/v1/Client/Simple?pageSize=${PAGE_SIZE}`,
+    ]);
     await page.close();
   });
 

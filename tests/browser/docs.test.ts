@@ -22,7 +22,10 @@ beforeAll(async () => {
   page = await newPage(browser);
   problems = watchProblems(page);
   await page.goto(`${server.baseUrl}/docs`, { waitUntil: 'networkidle' });
-  await page.locator('.opblock').nth(OPERATIONS.length - 1).waitFor();
+  await page
+    .locator('.opblock')
+    .nth(OPERATIONS.length - 1)
+    .waitFor();
 }, 4 * WAIT_MS);
 
 afterAll(async () => {
@@ -50,7 +53,9 @@ describe('GET /docs', () => {
 
     expect(await blocks.count()).toBe(OPERATIONS.length);
     for (const { operationId, summary } of OPERATIONS) {
-      const block = page.locator('.opblock', { has: page.locator('.opblock-summary-operation-id', { hasText: new RegExp(`^${operationId}$`) }) });
+      const block = page.locator('.opblock', {
+        has: page.locator('.opblock-summary-operation-id', { hasText: new RegExp(`^${operationId}$`) }),
+      });
       expect(await block.count()).toBe(1);
       expect(await block.locator('.opblock-summary-description').innerText()).toBe(summary);
     }

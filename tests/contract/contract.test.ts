@@ -4,7 +4,6 @@
 import { CheckContext, CONTRACT_CHECKS, type OperationName } from './lib/checks';
 import { openTarget, type OpenTarget } from './lib/local-target';
 
-
 let opened: OpenTarget;
 let context: CheckContext;
 beforeAll(async () => {

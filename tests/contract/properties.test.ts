@@ -38,7 +38,10 @@ describe('generated requests over every operation', () => {
       { seed: SEED, numRuns: RUNS, plugins: [fc.interruptAfterTimeLimit(TIME_LIMIT_MS, { failOnInterrupt: true })] },
     );
 
-    const statuses = [...tally.statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ');
+    const statuses = [...tally.statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status}×${count}`)
+      .join(' ');
     console.log(
       `property run: seed ${details.seed}, ${details.numRuns} runs, ${requests} HTTP requests (${tally.valid} valid, ${tally.invalid} invalid; shrinking included), statuses ${statuses}, against ${opened.description}`,
     );

@@ -17,7 +17,12 @@ const PER_REQUEST = /^(x-request-id|date):/i;
 
 export function rawGet(baseUrl: string, target: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
   const { hostname, port } = new URL(baseUrl);
-  const lines = [`GET ${target} HTTP/1.1`, `Host: ${hostname}:${port}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), 'Connection: close'];
+  const lines = [
+    `GET ${target} HTTP/1.1`,
+    `Host: ${hostname}:${port}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    'Connection: close',
+  ];
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const socket = net.connect(Number(port), hostname, () => socket.write(lines.join('\r\n') + '\r\n\r\n'));

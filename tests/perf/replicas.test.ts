@@ -66,7 +66,11 @@ async function requestSet(baseUrl: string): Promise<string[]> {
         break;
       default:
         // Errors are part of the contract too.
-        targets.push(i % 4 === 1 ? `/api/v1/Client/Detail/00000000-0000-4000-8000-${String(i).padStart(12, '0')}` : `/api/v1/Client/Simple?pageSize=${100 + i}`);
+        targets.push(
+          i % 4 === 1
+            ? `/api/v1/Client/Detail/00000000-0000-4000-8000-${String(i).padStart(12, '0')}`
+            : `/api/v1/Client/Simple?pageSize=${100 + i}`,
+        );
     }
   }
   return targets;

@@ -24,16 +24,31 @@ const CASES: Case[] = [
   { name: 'getClientsSimple, page 3 of 7', target: '/api/v1/Client/Simple?page=3&pageSize=7', headers: KEY, cached: true },
   { name: 'getClientsSimple, past the end', target: '/api/v1/Client/Simple?page=999&pageSize=100', headers: KEY, cached: true },
   { name: 'getClientsExtended, filter and active', target: '/api/v1/Client/Extended?filter=an&active=true', headers: KEY, cached: true },
-  { name: 'getClientsExtended, accented filter', target: `/api/v1/Client/Extended?filter=${encodeURIComponent('Åsa')}`, headers: KEY, cached: true },
+  {
+    name: 'getClientsExtended, accented filter',
+    target: `/api/v1/Client/Extended?filter=${encodeURIComponent('Åsa')}`,
+    headers: KEY,
+    cached: true,
+  },
   {
     name: 'getClientsExtended, idStaff and idLocation, 100 a page',
     target: `/api/v1/Client/Extended?idStaff=${staffed.Staff!.IdStaff}&idLocation=${staffed.Location!.IdLocation}&pageSize=100`,
     headers: KEY,
     cached: true,
   },
-  { name: 'getClientsExtended, from a browser origin', target: '/api/v1/Client/Extended?pageSize=5', headers: { ...KEY, Origin: 'http://localhost:5173' }, cached: true },
+  {
+    name: 'getClientsExtended, from a browser origin',
+    target: '/api/v1/Client/Extended?pageSize=5',
+    headers: { ...KEY, Origin: 'http://localhost:5173' },
+    cached: true,
+  },
   { name: 'getClientDetail', target: `/api/v1/Client/Detail/${someone.IdClient}`, headers: KEY, cached: true },
-  { name: 'getClientDetail, unknown id → 404', target: '/api/v1/Client/Detail/00000000-0000-4000-8000-000000000000', headers: KEY, cached: true },
+  {
+    name: 'getClientDetail, unknown id → 404',
+    target: '/api/v1/Client/Detail/00000000-0000-4000-8000-000000000000',
+    headers: KEY,
+    cached: true,
+  },
   { name: 'getClientsSimple, pageSize=0 → 400', target: '/api/v1/Client/Simple?pageSize=0', headers: KEY, cached: true },
   { name: 'getClientsSimple, no key → 401', target: '/api/v1/Client/Simple', headers: {}, cached: false },
   { name: 'exception → 500, never cached', target: '/api/v1/Diagnostics/Exception', headers: {}, cached: false },
@@ -47,20 +62,23 @@ beforeAll(async () => {
 afterAll(() => Promise.all([cached.stop(), uncached.stop()]));
 
 describe('hits are the bytes of the validated miss', () => {
-  test.each(CASES)('GET $name → the hit has the miss bytes, and the server without a cache writes them too', async ({ target, headers, cached: expectHit }) => {
-    const cache = cached.app.cache!;
-    const hitsBefore = cache.hits;
+  test.each(CASES)(
+    'GET $name → the hit has the miss bytes, and the server without a cache writes them too',
+    async ({ target, headers, cached: expectHit }) => {
+      const cache = cached.app.cache!;
+      const hitsBefore = cache.hits;
 
-    const miss = await rawGet(cached.baseUrl, target, headers);
-    const hit = await rawGet(cached.baseUrl, target, headers);
-    const noCache = await rawGet(uncached.baseUrl, target, headers);
+      const miss = await rawGet(cached.baseUrl, target, headers);
+      const hit = await rawGet(cached.baseUrl, target, headers);
+      const noCache = await rawGet(uncached.baseUrl, target, headers);
 
-    expect(cache.hits - hitsBefore).toBe(expectHit ? 1 : 0);
-    expect(hit.stable).toBe(miss.stable);
-    expect(noCache.stable).toBe(miss.stable);
-    expect(hit.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(hit.headers['x-request-id']).not.toBe(miss.headers['x-request-id']);
-  });
+      expect(cache.hits - hitsBefore).toBe(expectHit ? 1 : 0);
+      expect(hit.stable).toBe(miss.stable);
+      expect(noCache.stable).toBe(miss.stable);
+      expect(hit.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(hit.headers['x-request-id']).not.toBe(miss.headers['x-request-id']);
+    },
+  );
 
   test('GET a cached path → the header names keep the case and order the miss wrote', async () => {
     await rawGet(cached.baseUrl, '/api/v1/Client/Simple?pageSize=2', KEY);
@@ -77,7 +95,7 @@ describe('hits are the bytes of the validated miss', () => {
     expect(names).toEqual(expect.arrayContaining(['X-Total-Count', 'Link', 'Content-Type', 'Content-Length', 'Cache-Control']));
   });
 
-  test('GET a cached path with X-Request-Id → the hit echoes the caller\'s id', async () => {
+  test("GET a cached path with X-Request-Id → the hit echoes the caller's id", async () => {
     await rawGet(cached.baseUrl, '/api/v1/Diagnostics/Ping');
 
     const hit = await rawGet(cached.baseUrl, '/api/v1/Diagnostics/Ping', { 'X-Request-Id': 'trace-42' });
@@ -109,7 +127,7 @@ describe('hits are the bytes of the validated miss', () => {
     expect(cached.app.cache!.hits).toBe(hitsBefore);
   });
 
-  test('GET with another key → answered for that key, not from an accepted key\'s entry', async () => {
+  test("GET with another key → answered for that key, not from an accepted key's entry", async () => {
     await rawGet(cached.baseUrl, '/api/v1/Client/Simple?pageSize=4', KEY);
 
     const wrongKey = await rawGet(cached.baseUrl, '/api/v1/Client/Simple?pageSize=4', { 'X-Api-Key': 'not-the-key' });

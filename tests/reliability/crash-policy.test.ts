@@ -57,8 +57,18 @@ function fatalLines(stdout: string): Record<string, unknown>[] {
 describe('crash policy (server/crash-policy.ts)', () => {
   test.each([
     ['an exception thrown in a timer', 'setTimeout(() => { throw new TypeError(MARKER); }, 20);', 'uncaught exception', 'TypeError'],
-    ['an exception thrown in a request handler', "server.on('request', () => { throw new Error(MARKER); }); server.on('listening', () => require('node:http').get('http://127.0.0.1:' + server.address().port + '/' + encodeURIComponent(MARKER)).on('error', () => {}));", 'uncaught exception', 'Error'],
-    ['a rejected promise nobody awaits', 'setTimeout(() => { Promise.reject(new RangeError(MARKER)); }, 20);', 'unhandled rejection', 'RangeError'],
+    [
+      'an exception thrown in a request handler',
+      "server.on('request', () => { throw new Error(MARKER); }); server.on('listening', () => require('node:http').get('http://127.0.0.1:' + server.address().port + '/' + encodeURIComponent(MARKER)).on('error', () => {}));",
+      'uncaught exception',
+      'Error',
+    ],
+    [
+      'a rejected promise nobody awaits',
+      'setTimeout(() => { Promise.reject(new RangeError(MARKER)); }, 20);',
+      'unhandled rejection',
+      'RangeError',
+    ],
     ['a rejection with a plain string', 'setTimeout(() => { Promise.reject(MARKER); }, 20);', 'unhandled rejection', undefined],
   ])('%s → one fatal log line without the message, exit code 1', async (_name, crash, kind, type) => {
     const run = await runCrashing(crash);

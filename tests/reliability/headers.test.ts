@@ -14,7 +14,11 @@ type Headers = (name: string) => string | null;
 
 const KEY = { 'X-Api-Key': API_KEY };
 
-async function fetchHeaders(path: string, headers: Record<string, string> = KEY, method = 'GET'): Promise<{ status: number; header: Headers }> {
+async function fetchHeaders(
+  path: string,
+  headers: Record<string, string> = KEY,
+  method = 'GET',
+): Promise<{ status: number; header: Headers }> {
   const response = await fetch(server.baseUrl + path, { method, headers });
   await response.arrayBuffer();
   return { status: response.status, header: (name) => response.headers.get(name) };

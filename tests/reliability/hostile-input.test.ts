@@ -28,17 +28,47 @@ const filterOfRequestSize = (size: number) => {
 
 const INPUT_CASES: HostileCase[] = [
   // Path traversal
-  { name: 'encoded traversal ..%2F in the id', bytes: get1('/api/v1/Client/Detail/..%2F..%2Fetc%2Fpasswd'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'fully encoded traversal %2e%2e%2f in the id', bytes: get1('/api/v1/Client/Detail/%2e%2e%2f%2e%2e%2fpackage.json'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'double-encoded traversal %252e%252e%252f', bytes: get1('/api/v1/Client/Detail/%252e%252e%252fetc'), status: 400, code: 'VALIDATION_ERROR' },
+  {
+    name: 'encoded traversal ..%2F in the id',
+    bytes: get1('/api/v1/Client/Detail/..%2F..%2Fetc%2Fpasswd'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'fully encoded traversal %2e%2e%2f in the id',
+    bytes: get1('/api/v1/Client/Detail/%2e%2e%2f%2e%2e%2fpackage.json'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'double-encoded traversal %252e%252e%252f',
+    bytes: get1('/api/v1/Client/Detail/%252e%252e%252fetc'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
   { name: 'raw dot segments /../..', bytes: get1('/api/v1/Client/Detail/../../../etc/passwd'), status: 404, code: 'NOT_FOUND' },
-  { name: 'encoded traversal out of Diagnostics', bytes: get1('/api/v1/Diagnostics/..%2F..%2F..%2Fpackage.json'), status: 404, code: 'NOT_FOUND' },
+  {
+    name: 'encoded traversal out of Diagnostics',
+    bytes: get1('/api/v1/Diagnostics/..%2F..%2F..%2Fpackage.json'),
+    status: 404,
+    code: 'NOT_FOUND',
+  },
   { name: 'encoded traversal under /docs', bytes: get1('/docs/..%2F..%2Fpackage.json'), status: 404, code: 'NOT_FOUND' },
   { name: 'backslash traversal ..\\..\\', bytes: get1('/api/v1/Client/Detail/..%5C..%5Cwindows'), status: 400, code: 'VALIDATION_ERROR' },
   // Bad percent-encoding
   { name: 'truncated UTF-8 %E0%A4%A in the id', bytes: get1('/api/v1/Client/Detail/%E0%A4%A'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'truncated UTF-8 %E0%A4%A in a query value', bytes: get1('/api/v1/Client/Simple?page=%E0%A4%A'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'truncated UTF-8 %E0%A4%A in a query name', bytes: get1('/api/v1/Client/Extended?%E0%A4%A=1'), status: 400, code: 'VALIDATION_ERROR' },
+  {
+    name: 'truncated UTF-8 %E0%A4%A in a query value',
+    bytes: get1('/api/v1/Client/Simple?page=%E0%A4%A'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'truncated UTF-8 %E0%A4%A in a query name',
+    bytes: get1('/api/v1/Client/Extended?%E0%A4%A=1'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
   { name: 'a lone % in the filter', bytes: get1('/api/v1/Client/Extended?filter=100%'), status: 400, code: 'VALIDATION_ERROR' },
   { name: 'overlong UTF-8 %C0%AE in the id', bytes: get1('/api/v1/Client/Detail/%C0%AE%C0%AE'), status: 400, code: 'VALIDATION_ERROR' },
   // NUL
@@ -46,53 +76,178 @@ const INPUT_CASES: HostileCase[] = [
   { name: 'an encoded %00 as the id', bytes: get1('/api/v1/Client/Detail/%00'), status: 400, code: 'VALIDATION_ERROR' },
   { name: 'an encoded %00 after a valid id', bytes: get1(`/api/v1/Client/Detail/${ANY_UUID}%00`), status: 400, code: 'VALIDATION_ERROR' },
   { name: 'an encoded %00 as page', bytes: get1('/api/v1/Client/Simple?page=%00'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'a raw NUL byte in a header value', bytes: get1('/api/v1/Client/Simple', [`X-Api-Key: dev\u0000key`]), status: 400, code: 'VALIDATION_ERROR' },
+  {
+    name: 'a raw NUL byte in a header value',
+    bytes: get1('/api/v1/Client/Simple', [`X-Api-Key: dev\u0000key`]),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
   // Emoji and raw UTF-8
   { name: 'raw emoji bytes in the path', bytes: get1(utf8('/api/v1/Client/Detail/😀')), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'raw UTF-8 bytes (åäö) in the query', bytes: get1(utf8('/api/v1/Client/Extended?filter=åäö')), status: 400, code: 'VALIDATION_ERROR' },
+  {
+    name: 'raw UTF-8 bytes (åäö) in the query',
+    bytes: get1(utf8('/api/v1/Client/Extended?filter=åäö')),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
   { name: 'an encoded emoji as the id', bytes: get1('/api/v1/Client/Detail/%F0%9F%98%80'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'an encoded emoji as pageSize', bytes: get1('/api/v1/Client/Simple?pageSize=%F0%9F%98%80'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'raw emoji bytes as the X-Api-Key', bytes: get1('/api/v1/Client/Simple', [utf8('X-Api-Key: 😀').toString('latin1')]), status: 401, code: 'UNAUTHORIZED' },
+  {
+    name: 'an encoded emoji as pageSize',
+    bytes: get1('/api/v1/Client/Simple?pageSize=%F0%9F%98%80'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'raw emoji bytes as the X-Api-Key',
+    bytes: get1('/api/v1/Client/Simple', [utf8('X-Api-Key: 😀').toString('latin1')]),
+    status: 401,
+    code: 'UNAUTHORIZED',
+  },
   // Sizes
   { name: 'a 300-character id', bytes: get1(`/api/v1/Client/Detail/${'a'.repeat(300)}`), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'a 300-character id of uuid characters', bytes: get1(`/api/v1/Client/Detail/${`${ANY_UUID}-`.repeat(9).slice(0, 300)}`), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'a 16,000-byte request, just under Node\'s 16 KB limit', bytes: get1(filterOfRequestSize(16_000)), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'a 17,000-byte request line, above the 16 KB limit (parser: 431)', bytes: get1(filterOfRequestSize(17_000)), status: 431, code: 'VALIDATION_ERROR' },
-  { name: 'a 20,000-byte header, above the 16 KB limit (parser: 431)', bytes: get1('/api/v1/Diagnostics/Ping', [`X-Filler: ${'f'.repeat(20_000)}`]), status: 431, code: 'VALIDATION_ERROR' },
-  { name: 'a 10,000-character X-Api-Key', bytes: get1('/api/v1/Client/Simple', [`X-Api-Key: ${'k'.repeat(10_000)}`]), status: 401, code: 'UNAUTHORIZED' },
-  { name: 'a 10,000-character Prefer header', bytes: get1('/api/v1/Client/Simple', [KEY, `Prefer: ${'delay=1,'.repeat(1_250)}`]), status: 400, code: 'VALIDATION_ERROR' },
+  {
+    name: 'a 300-character id of uuid characters',
+    bytes: get1(`/api/v1/Client/Detail/${`${ANY_UUID}-`.repeat(9).slice(0, 300)}`),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: "a 16,000-byte request, just under Node's 16 KB limit",
+    bytes: get1(filterOfRequestSize(16_000)),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'a 17,000-byte request line, above the 16 KB limit (parser: 431)',
+    bytes: get1(filterOfRequestSize(17_000)),
+    status: 431,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'a 20,000-byte header, above the 16 KB limit (parser: 431)',
+    bytes: get1('/api/v1/Diagnostics/Ping', [`X-Filler: ${'f'.repeat(20_000)}`]),
+    status: 431,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'a 10,000-character X-Api-Key',
+    bytes: get1('/api/v1/Client/Simple', [`X-Api-Key: ${'k'.repeat(10_000)}`]),
+    status: 401,
+    code: 'UNAUTHORIZED',
+  },
+  {
+    name: 'a 10,000-character Prefer header',
+    bytes: get1('/api/v1/Client/Simple', [KEY, `Prefer: ${'delay=1,'.repeat(1_250)}`]),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
   // Duplicate parameters
   { name: 'page=1&page=2', bytes: get1('/api/v1/Client/Simple?page=1&page=2'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'pageSize=5&pageSize=5 (same value twice)', bytes: get1('/api/v1/Client/Extended?pageSize=5&pageSize=5'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'active=true&active=false', bytes: get1('/api/v1/Client/Extended?active=true&active=false'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'page=1&%70age=2 (the second name percent-encoded)', bytes: get1('/api/v1/Client/Simple?page=1&%70age=2'), status: 400, code: 'VALIDATION_ERROR' },
+  {
+    name: 'pageSize=5&pageSize=5 (same value twice)',
+    bytes: get1('/api/v1/Client/Extended?pageSize=5&pageSize=5'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'active=true&active=false',
+    bytes: get1('/api/v1/Client/Extended?active=true&active=false'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'page=1&%70age=2 (the second name percent-encoded)',
+    bytes: get1('/api/v1/Client/Simple?page=1&%70age=2'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
   { name: 'filter=a&filter=b', bytes: get1('/api/v1/Client/Extended?filter=a&filter=b'), status: 400, code: 'VALIDATION_ERROR' },
   // Prototype pollution and parameter-shape tricks
   { name: '__proto__[x]=1', bytes: get1('/api/v1/Client/Simple?__proto__[x]=1'), status: 400, code: 'VALIDATION_ERROR' },
   { name: '__proto__[x]=1 on Extended', bytes: get1('/api/v1/Client/Extended?__proto__[x]=1'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'constructor[prototype][x]=1', bytes: get1('/api/v1/Client/Extended?constructor[prototype][x]=1'), status: 400, code: 'VALIDATION_ERROR' },
+  {
+    name: 'constructor[prototype][x]=1',
+    bytes: get1('/api/v1/Client/Extended?constructor[prototype][x]=1'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
   { name: '__proto__=1 on public Ping', bytes: get1('/api/v1/Diagnostics/Ping?__proto__=1', []), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'encoded %5F%5Fproto%5F%5F%5Bx%5D=1', bytes: get1('/api/v1/Client/Simple?%5F%5Fproto%5F%5F%5Bx%5D=1'), status: 400, code: 'VALIDATION_ERROR' },
+  {
+    name: 'encoded %5F%5Fproto%5F%5F%5Bx%5D=1',
+    bytes: get1('/api/v1/Client/Simple?%5F%5Fproto%5F%5F%5Bx%5D=1'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
   { name: 'page[__proto__]=1', bytes: get1('/api/v1/Client/Simple?page[__proto__]=1'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'x[__proto__]=1 (an unknown name the query parser would drop)', bytes: get1('/api/v1/Client/Extended?x[__proto__]=1'), status: 400, code: 'VALIDATION_ERROR' },
+  {
+    name: 'x[__proto__]=1 (an unknown name the query parser would drop)',
+    bytes: get1('/api/v1/Client/Extended?x[__proto__]=1'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
   { name: 'pageSize[constructor]=1', bytes: get1('/api/v1/Client/Simple?pageSize[constructor]=1'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: '%5B__proto__%5D=1 (an encoded bracket name)', bytes: get1('/api/v1/Client/Extended?%5B__proto__%5D=1'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'filter[$ne]=x (operator injection)', bytes: get1('/api/v1/Client/Extended?filter[$ne]=x'), status: 400, code: 'VALIDATION_ERROR' },
+  {
+    name: '%5B__proto__%5D=1 (an encoded bracket name)',
+    bytes: get1('/api/v1/Client/Extended?%5B__proto__%5D=1'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'filter[$ne]=x (operator injection)',
+    bytes: get1('/api/v1/Client/Extended?filter[$ne]=x'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
   { name: 'page[]=1 (array syntax)', bytes: get1('/api/v1/Client/Simple?page[]=1'), status: 400, code: 'VALIDATION_ERROR' },
   { name: 'hasOwnProperty=1', bytes: get1('/api/v1/Client/Extended?hasOwnProperty=1'), status: 400, code: 'VALIDATION_ERROR' },
   // Injection-shaped values
   { name: "SQL-shaped id ' OR 1=1 --", bytes: get1("/api/v1/Client/Detail/'%20OR%201=1%20--"), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'script-shaped id <script>', bytes: get1('/api/v1/Client/Detail/%3Cscript%3Ealert(1)%3C%2Fscript%3E'), status: 400, code: 'VALIDATION_ERROR' },
+  {
+    name: 'script-shaped id <script>',
+    bytes: get1('/api/v1/Client/Detail/%3Cscript%3Ealert(1)%3C%2Fscript%3E'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
   { name: 'SQL-shaped X-Api-Key', bytes: get1('/api/v1/Client/Simple', ["X-Api-Key: ' OR '1'='1"]), status: 401, code: 'UNAUTHORIZED' },
-  { name: 'Prefer delay beyond the 10 s maximum', bytes: get1('/api/v1/Client/Simple', [KEY, 'Prefer: delay=999999']), status: 400, code: 'VALIDATION_ERROR' },
+  {
+    name: 'Prefer delay beyond the 10 s maximum',
+    bytes: get1('/api/v1/Client/Simple', [KEY, 'Prefer: delay=999999']),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
   // Framing and protocol abuse (answered by the HTTP parser or server, before the app)
   { name: 'a request line of garbage', bytes: Buffer.from('garbage\r\n\r\n'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'an HTTP/1.1 request without Host', bytes: Buffer.from('GET /api/v1/Diagnostics/Ping HTTP/1.1\r\nConnection: close\r\n\r\n'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'Content-Length and Transfer-Encoding together (smuggling)', bytes: rawRequest('GET', '/api/v1/Diagnostics/Ping', ['Content-Length: 5', 'Transfer-Encoding: chunked'], '0\r\n\r\n'), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'two different Content-Length headers', bytes: rawRequest('POST', '/api/v1/Diagnostics/Ping', ['Content-Length: 1', 'Content-Length: 2'], 'ab'), status: 400, code: 'VALIDATION_ERROR' },
+  {
+    name: 'an HTTP/1.1 request without Host',
+    bytes: Buffer.from('GET /api/v1/Diagnostics/Ping HTTP/1.1\r\nConnection: close\r\n\r\n'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'Content-Length and Transfer-Encoding together (smuggling)',
+    bytes: rawRequest('GET', '/api/v1/Diagnostics/Ping', ['Content-Length: 5', 'Transfer-Encoding: chunked'], '0\r\n\r\n'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'two different Content-Length headers',
+    bytes: rawRequest('POST', '/api/v1/Diagnostics/Ping', ['Content-Length: 1', 'Content-Length: 2'], 'ab'),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
   { name: 'a header name with a space', bytes: get1('/api/v1/Diagnostics/Ping', ['Bad Header: x']), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'a bare LF inside a header value', bytes: get1('/api/v1/Diagnostics/Ping', ['X-A: a\nX-B: b']), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'CONNECT (tunnel request)', bytes: Buffer.from('CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n'), status: 405, code: 'METHOD_NOT_ALLOWED' },
+  {
+    name: 'a bare LF inside a header value',
+    bytes: get1('/api/v1/Diagnostics/Ping', ['X-A: a\nX-B: b']),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'CONNECT (tunnel request)',
+    bytes: Buffer.from('CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n'),
+    status: 405,
+    code: 'METHOD_NOT_ALLOWED',
+  },
   // Routing exactness
   { name: 'a lower-case path', bytes: get1('/api/v1/client/simple'), status: 404, code: 'NOT_FOUND' },
   { name: 'a trailing slash', bytes: get1('/api/v1/Client/Simple/'), status: 404, code: 'NOT_FOUND' },
@@ -179,7 +334,10 @@ describe('every HTTP method on every route and on unknown routes', () => {
   });
 
   test('OPTIONS with Access-Control-Request-Method → 204 CORS preflight by design, not an error', async () => {
-    const preflight = rawRequest('OPTIONS', '/api/v1/Client/Simple', ['Origin: http://localhost:3000', 'Access-Control-Request-Method: GET']);
+    const preflight = rawRequest('OPTIONS', '/api/v1/Client/Simple', [
+      'Origin: http://localhost:3000',
+      'Access-Control-Request-Method: GET',
+    ]);
 
     const response = await sendRaw(port, preflight);
 
@@ -212,7 +370,10 @@ describe('the server after hostile input', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     const byStatus = new Map<number, number>();
     for (const { status } of results) byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
-    const summary = [...byStatus].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ');
+    const summary = [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status}×${count}`)
+      .join(' ');
     console.log(`hostile input: ${results.length} cases, all 4xx ErrorDto (${summary}); 0 × 5xx; Ping 200 afterwards`);
   });
 });

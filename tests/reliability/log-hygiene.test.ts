@@ -70,8 +70,14 @@ beforeAll(async () => {
   expect(new Set(statuses)).toEqual(new Set([200, 400, 401, 404, 405, 500]));
 
   // Rejected by the HTTP parser, before the app: only a code may be logged.
-  await sendRaw(server.running.port, rawRequest('GET', `/api/v1/Client/Detail/${client.IdClient}?filter=FILTERMARKER7${'y'.repeat(17_000)}`, [`X-Api-Key: ${VALID_KEY}`]));
-  await sendRaw(server.running.port, rawRequest('GET', `/api/v1/Client/Detail/${client.IdClient}`, [`X-Api-Key: ${VALID_KEY}`, 'Bad Header: FILTERMARKER8']));
+  await sendRaw(
+    server.running.port,
+    rawRequest('GET', `/api/v1/Client/Detail/${client.IdClient}?filter=FILTERMARKER7${'y'.repeat(17_000)}`, [`X-Api-Key: ${VALID_KEY}`]),
+  );
+  await sendRaw(
+    server.running.port,
+    rawRequest('GET', `/api/v1/Client/Detail/${client.IdClient}`, [`X-Api-Key: ${VALID_KEY}`, 'Bad Header: FILTERMARKER8']),
+  );
 
   // A request line is written when its response closes: wait for all of them.
   for (let waited = 0; waited < 2_000; waited += 20) {

@@ -101,7 +101,11 @@ describe('production timeouts', () => {
     const { headersTimeout, requestTimeout, keepAliveTimeout } = server.running.server;
     await server.stop();
 
-    expect({ headersTimeout, requestTimeout, keepAliveTimeout }).toEqual({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 });
+    expect({ headersTimeout, requestTimeout, keepAliveTimeout }).toEqual({
+      headersTimeout: 10_000,
+      requestTimeout: 30_000,
+      keepAliveTimeout: 5_000,
+    });
     expect(TIMEOUTS.checkIntervalMs).toBeLessThanOrEqual(1_000);
     expect(TIMEOUTS.headersMs).toBeLessThan(TIMEOUTS.requestMs);
   });

@@ -110,15 +110,17 @@ describe('status, references and medical data', () => {
     expect([staffSeen.size, locationsSeen.size, insurersSeen.size]).toEqual([60, 12, 8]);
   });
 
-  test('a location\'s clients mostly live in its city', () => {
+  test("a location's clients mostly live in its city", () => {
     const withLocation = clients.filter((c) => c.Location);
 
-    expect(withLocation.filter((c) => c.ContactInfo.Address.City === c.Location!.Address.City).length / withLocation.length).toBeGreaterThan(0.7);
+    expect(
+      withLocation.filter((c) => c.ContactInfo.Address.City === c.Location!.Address.City).length / withLocation.length,
+    ).toBeGreaterThan(0.7);
   });
 });
 
 describe('views agree with the detail', () => {
-  test('Simple fields equal the Detail sections; Extended PersonalInfo and ContactInfo equal the Detail\'s', () => {
+  test("Simple fields equal the Detail sections; Extended PersonalInfo and ContactInfo equal the Detail's", () => {
     for (const c of clients.slice(0, 2000)) {
       const simple = toSimple(c);
       const extended = toExtended(c);

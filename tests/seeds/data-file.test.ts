@@ -21,21 +21,27 @@ function writeJson(name: string, value: unknown): string {
 
 /** Starts the built server on a data file and returns how it ended: it must stop at once. */
 function startWith(file: string) {
-  return spawnSync(process.execPath, [MAIN_JS, '--port', '0', '--data', file], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, LOG_LEVEL: 'silent' } });
+  return spawnSync(process.execPath, [MAIN_JS, '--port', '0', '--data', file], {
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+  });
 }
 
 describe('npm run seed → DATA_FILE round trip', () => {
   test('npm run seed --clients 300 --seed 4 → a file that loads back to exactly the generated clients', () => {
     const file = path.join(dir, 'cli.json');
 
-    const result = spawnSync(process.execPath, [path.join(ROOT, 'dist/seeds/cli.js'), '--clients', '300', '--seed', '4', '--out', file], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [path.join(ROOT, 'dist/seeds/cli.js'), '--clients', '300', '--seed', '4', '--out', file], {
+      encoding: 'utf8',
+    });
 
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('wrote 300 clients (seed 4)');
     expect(loadDataFile(file)).toEqual(generateClients(4, 300));
   });
 
-  test('DATA_FILE → the server serves the file\'s clients', async () => {
+  test("DATA_FILE → the server serves the file's clients", async () => {
     const file = path.join(dir, 'served.json');
     await writeDataFile(file, 8, 40);
     const server = await spawnServer(['--data', file]);
@@ -45,7 +51,11 @@ describe('npm run seed → DATA_FILE round trip', () => {
       const ids = ((await response.json()) as { Results: { IdClient: string }[] }).Results.map((r) => r.IdClient).sort();
 
       expect(response.headers.get('x-total-count')).toBe('40');
-      expect(ids).toEqual(generateClients(8, 40).map((c) => c.IdClient).sort());
+      expect(ids).toEqual(
+        generateClients(8, 40)
+          .map((c) => c.IdClient)
+          .sort(),
+      );
       expect(server.stdout()).toContain(`data ${file}`);
     } finally {
       await server.stop();
@@ -95,9 +105,21 @@ describe('a bad data file stops start-up with exit code 2 and one line', () => {
       () => writeJson('schema.json', [good[0], { ...good[1], PersonalInfo: { ...good[1]!.PersonalInfo, DateOfBirth: '1990-02-31' } }]),
       /schema\.json: \[1\]\.PersonalInfo\.DateOfBirth: must match/,
     ],
-    ['a missing section', () => writeJson('missing.json', [{ ...good[0], Medical: undefined }]), /missing\.json: \[0\]\.Medical: is required/],
-    ['an undocumented field', () => writeJson('extra.json', [{ ...good[0], Nickname: 'x' }]), /extra\.json: \[0\]\.Nickname: is not a documented property/],
-    ['duplicate ids', () => writeJson('dupes.json', [good[0], good[1], { ...good[2], IdClient: good[0]!.IdClient }]), /dupes\.json: \[2\]\.IdClient duplicates \[0\]\.IdClient/],
+    [
+      'a missing section',
+      () => writeJson('missing.json', [{ ...good[0], Medical: undefined }]),
+      /missing\.json: \[0\]\.Medical: is required/,
+    ],
+    [
+      'an undocumented field',
+      () => writeJson('extra.json', [{ ...good[0], Nickname: 'x' }]),
+      /extra\.json: \[0\]\.Nickname: is not a documented property/,
+    ],
+    [
+      'duplicate ids',
+      () => writeJson('dupes.json', [good[0], good[1], { ...good[2], IdClient: good[0]!.IdClient }]),
+      /dupes\.json: \[2\]\.IdClient duplicates \[0\]\.IdClient/,
+    ],
     ['a missing file', () => path.join(dir, 'nowhere.json'), /nowhere\.json: cannot be read \(ENOENT\)/],
   ])('%s → exit 2 naming the file and the first offending record', (_name, makeFile, message) => {
     const file = makeFile();

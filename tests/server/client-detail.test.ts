@@ -71,16 +71,20 @@ describe('GET /api/v1/Client/Detail/{idClient}', () => {
     expect(body).toEqual({ Code: 'CLIENT_NOT_FOUND', Message: `No client with IdClient ${id} exists` });
   });
 
-  test.each(['abc', '123', '00000000-0000-4000-8000-00000000000', '00000000-0000-4000-8000-0000000000000', 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz', 'urn%3Auuid%3A00000000-0000-4000-8000-000000000000'])(
-    'GET /Client/Detail/%s → 400 VALIDATION_ERROR (not a uuid), not 404',
-    async (id) => {
-      const { response, body } = await detail(id);
+  test.each([
+    'abc',
+    '123',
+    '00000000-0000-4000-8000-00000000000',
+    '00000000-0000-4000-8000-0000000000000',
+    'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz',
+    'urn%3Auuid%3A00000000-0000-4000-8000-000000000000',
+  ])('GET /Client/Detail/%s → 400 VALIDATION_ERROR (not a uuid), not 404', async (id) => {
+    const { response, body } = await detail(id);
 
-      expect(response.status).toBe(400);
-      expect(body.Code).toBe('VALIDATION_ERROR');
-      expect(body.Message).toContain("path parameter 'idClient'");
-    },
-  );
+    expect(response.status).toBe(400);
+    expect(body.Code).toBe('VALIDATION_ERROR');
+    expect(body.Message).toContain("path parameter 'idClient'");
+  });
 
   test('GET /Client/Detail/{idClient} without a key → 401, before the id is looked at', async () => {
     const { response, body } = await detail('abc', {});

@@ -11,7 +11,11 @@ afterAll(() => server.stop());
 type ErrorBody = { Code?: string; Message?: string };
 const extended = async (query: string) => {
   const response = await get(server.baseUrl, `/api/v1/Client/Extended${query}`);
-  return { response, body: (await response.json()) as ClientExtendedPage & ErrorBody, total: Number(response.headers.get('x-total-count')) };
+  return {
+    response,
+    body: (await response.json()) as ClientExtendedPage & ErrorBody,
+    total: Number(response.headers.get('x-total-count')),
+  };
 };
 
 /** Every matching client over all pages. */
@@ -36,11 +40,28 @@ describe('GET /api/v1/Client/Extended', () => {
     const simple = (await (await get(server.baseUrl, '/api/v1/Client/Simple?pageSize=50')).json()) as ClientSimplePage;
 
     expect(Object.keys(body.Results[0]!)).toEqual([
-      'IdClient', 'FullName', 'PersonalId', 'Phone', 'Email', 'PersonalInfo', 'ContactInfo', 'IdStaff', 'StaffName', 'IdLocation', 'LocationName', 'Status',
+      'IdClient',
+      'FullName',
+      'PersonalId',
+      'Phone',
+      'Email',
+      'PersonalInfo',
+      'ContactInfo',
+      'IdStaff',
+      'StaffName',
+      'IdLocation',
+      'LocationName',
+      'Status',
     ]);
     expect(body.Results.map((r) => r.IdClient)).toEqual(simple.Results.map((r) => r.IdClient));
     body.Results.forEach((item, i) => {
-      expect({ IdClient: item.IdClient, FullName: item.FullName, PersonalId: item.PersonalId, Phone: item.Phone, Email: item.Email }).toEqual(simple.Results[i]);
+      expect({
+        IdClient: item.IdClient,
+        FullName: item.FullName,
+        PersonalId: item.PersonalId,
+        Phone: item.Phone,
+        Email: item.Email,
+      }).toEqual(simple.Results[i]);
     });
   });
 
@@ -56,7 +77,7 @@ describe('GET /api/v1/Client/Extended', () => {
     expect(results.every((r) => r.Status === status)).toBe(true);
   });
 
-  test('GET /Client/Extended?idStaff=… → only that staff member\'s clients', async () => {
+  test("GET /Client/Extended?idStaff=… → only that staff member's clients", async () => {
     const results = await all(`idStaff=${someStaff.IdStaff}`);
 
     expect(results.length).toBe(clients.filter((c) => c.Staff?.IdStaff === someStaff.IdStaff).length);
@@ -64,7 +85,7 @@ describe('GET /api/v1/Client/Extended', () => {
     expect(results.every((r) => r.IdStaff === someStaff.IdStaff && r.StaffName === someStaff.FullName)).toBe(true);
   });
 
-  test('GET /Client/Extended?idLocation=… → only that location\'s clients', async () => {
+  test("GET /Client/Extended?idLocation=… → only that location's clients", async () => {
     const results = await all(`idLocation=${someLocation.IdLocation}`);
 
     expect(results.length).toBe(clients.filter((c) => c.Location?.IdLocation === someLocation.IdLocation).length);
@@ -89,7 +110,16 @@ describe('GET /api/v1/Client/Extended', () => {
   test('filters combine with AND: active + idStaff + idLocation + filter', async () => {
     const results = await all(`active=true&idStaff=${someStaff.IdStaff}&idLocation=${someLocation.IdLocation}&filter=a`);
     const expected = clients.filter(
-      (c) => c.Status === 'Active' && c.Staff?.IdStaff === someStaff.IdStaff && c.Location?.IdLocation === someLocation.IdLocation && searchable({ FullName: c.PersonalInfo.FullName, PersonalId: c.PersonalInfo.PersonalId, Email: c.ContactInfo.Email, Phone: c.ContactInfo.Phone } as ClientExtended).includes('a'),
+      (c) =>
+        c.Status === 'Active' &&
+        c.Staff?.IdStaff === someStaff.IdStaff &&
+        c.Location?.IdLocation === someLocation.IdLocation &&
+        searchable({
+          FullName: c.PersonalInfo.FullName,
+          PersonalId: c.PersonalInfo.PersonalId,
+          Email: c.ContactInfo.Email,
+          Phone: c.ContactInfo.Phone,
+        } as ClientExtended).includes('a'),
     );
 
     expect(results.map((r) => r.IdClient)).toEqual(expected.map((c) => c.IdClient));
@@ -136,7 +166,7 @@ describe('GET /api/v1/Client/Extended?filter=…', () => {
     expect(results.map((r) => r.IdClient)).toContain(twoWordName.IdClient);
   });
 
-  test('an apostrophe → plain text (O\'Kon style names)', async () => {
+  test("an apostrophe → plain text (O'Kon style names)", async () => {
     const results = await all(`filter=${apostrophe.PersonalInfo.LastName}`);
 
     expect(results.map((r) => r.IdClient)).toContain(apostrophe.IdClient);
@@ -169,12 +199,15 @@ describe('GET /api/v1/Client/Extended?filter=…', () => {
     expect((await all(`filter=${client.PersonalInfo.PersonalId}`)).map((r) => r.IdClient)).toEqual([client.IdClient]);
   });
 
-  test.each(['a/b', '(x', 'x,y', 'a&b', '%', '💉', '\u0000'])('the reserved or unusual text %j → 200, plain text, no error', async (term) => {
-    const { response, body } = await extended(`?filter=${encodeURIComponent(term)}`);
+  test.each(['a/b', '(x', 'x,y', 'a&b', '%', '💉', '\u0000'])(
+    'the reserved or unusual text %j → 200, plain text, no error',
+    async (term) => {
+      const { response, body } = await extended(`?filter=${encodeURIComponent(term)}`);
 
-    expect(response.status).toBe(200);
-    expect(body.Results).toEqual([]);
-  });
+      expect(response.status).toBe(200);
+      expect(body.Results).toEqual([]);
+    },
+  );
 
   test('tabs, newlines and runs of spaces in a filter → one space, as a search box would', async () => {
     const { total: single } = await extended('?filter=a%20b');

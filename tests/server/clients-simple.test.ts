@@ -138,7 +138,9 @@ describe('GET /api/v1/Client/Simple with other settings', () => {
 
     try {
       const statuses = await Promise.all(
-        ['alpha-1', 'beta-2', 'dev-key'].map(async (key) => (await get(keyed.baseUrl, '/api/v1/Client/Simple', { 'X-Api-Key': key })).status),
+        ['alpha-1', 'beta-2', 'dev-key'].map(
+          async (key) => (await get(keyed.baseUrl, '/api/v1/Client/Simple', { 'X-Api-Key': key })).status,
+        ),
       );
 
       expect(statuses).toEqual([200, 200, 401]);

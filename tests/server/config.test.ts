@@ -38,7 +38,11 @@ describe('loadConfig(argv, env)', () => {
     [{ ERROR_RATE: '0.25' }, 'errorRate', 0.25],
     [{ AUTH: 'off' }, 'auth', false],
     [{ VALIDATE_RESPONSES: 'off' }, 'validateResponses', false],
-    [{ CORS_ORIGINS: 'http://localhost:5173, https://app.example.com' }, 'corsOrigins', ['http://localhost:5173', 'https://app.example.com']],
+    [
+      { CORS_ORIGINS: 'http://localhost:5173, https://app.example.com' },
+      'corsOrigins',
+      ['http://localhost:5173', 'https://app.example.com'],
+    ],
     [{ API_KEYS: 'a-key,b-key' }, 'apiKeys', ['a-key', 'b-key']],
     [{ DATA_FILE: 'clients.json' }, 'dataFile', 'clients.json'],
     [{ PORT: '0' }, 'port', 0],
@@ -96,7 +100,19 @@ describe('the CLI', () => {
     const result = run(['--help']);
 
     expect(result.status).toBe(0);
-    for (const flag of ['--port', '--seed', '--clients', '--data', '--api-keys', '--auth', '--latency', '--error-rate', '--cors-origins', '--log-level', '--workers']) {
+    for (const flag of [
+      '--port',
+      '--seed',
+      '--clients',
+      '--data',
+      '--api-keys',
+      '--auth',
+      '--latency',
+      '--error-rate',
+      '--cors-origins',
+      '--log-level',
+      '--workers',
+    ]) {
       expect(result.stdout).toContain(flag);
     }
   });

@@ -13,26 +13,42 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const ROUTES = ['/api/v1/Diagnostics/Ping', '/api/v1/Diagnostics/Exception', '/api/v1/Client/Simple', '/api/v1/Client/Extended', '/api/v1/Client/Detail/00000000-0000-4000-8000-000000000000'];
+const ROUTES = [
+  '/api/v1/Diagnostics/Ping',
+  '/api/v1/Diagnostics/Exception',
+  '/api/v1/Client/Simple',
+  '/api/v1/Client/Extended',
+  '/api/v1/Client/Detail/00000000-0000-4000-8000-000000000000',
+];
 
 describe('unknown routes and exact paths', () => {
-  test.each(['/', '/api', '/api/v1/client/simple', '/api/v1/Client/Simple/', '/api/v1/Client/simple', '/api/v2/Client/Simple', '/api/v1/Client/Detail/', '/API/V1/DIAGNOSTICS/PING'])(
-    'GET %s → 404 NOT_FOUND as an ErrorDto',
-    async (path) => {
-      const response = await get(server.baseUrl, path);
+  test.each([
+    '/',
+    '/api',
+    '/api/v1/client/simple',
+    '/api/v1/Client/Simple/',
+    '/api/v1/Client/simple',
+    '/api/v2/Client/Simple',
+    '/api/v1/Client/Detail/',
+    '/API/V1/DIAGNOSTICS/PING',
+  ])('GET %s → 404 NOT_FOUND as an ErrorDto', async (path) => {
+    const response = await get(server.baseUrl, path);
 
-      expect(response.status).toBe(404);
-      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(((await response.json()) as { Code: string }).Code).toBe('NOT_FOUND');
-    },
-  );
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(((await response.json()) as { Code: string }).Code).toBe('NOT_FOUND');
+  });
 });
 
 describe('methods other than GET', () => {
   const cases = ROUTES.flatMap((route) => ['POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ route, method })));
 
   test.each(cases)('$method $route → 405 METHOD_NOT_ALLOWED with Allow: GET', async ({ route, method }) => {
-    const response = await fetch(server.baseUrl + route, { method, headers: { 'X-Api-Key': 'dev-key' }, body: method === 'DELETE' ? undefined : '{"a":1}' });
+    const response = await fetch(server.baseUrl + route, {
+      method,
+      headers: { 'X-Api-Key': 'dev-key' },
+      body: method === 'DELETE' ? undefined : '{"a":1}',
+    });
 
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET');
@@ -75,7 +91,7 @@ describe('unexpected failures', () => {
 });
 
 describe('error answers carry only their own headers and bounded messages', () => {
-  test('a range the docs assets cannot serve → a JSON ErrorDto without the file\'s Content-Type or Content-Range', async () => {
+  test("a range the docs assets cannot serve → a JSON ErrorDto without the file's Content-Type or Content-Range", async () => {
     const response = await get(server.baseUrl, '/docs/assets/favicon-32x32.png', { Range: 'bytes=99999999-' });
 
     expect(response.status).toBe(400);
@@ -105,7 +121,7 @@ describe('requests Node would answer on its own', () => {
       socket.setTimeout(5_000, () => socket.destroy(new Error('no answer')));
     });
 
-  test('GET with `Expect: foo` → answered as a normal request, not Node\'s bare 417', async () => {
+  test("GET with `Expect: foo` → answered as a normal request, not Node's bare 417", async () => {
     const answer = await raw('GET /api/v1/Diagnostics/Ping HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n');
 
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
@@ -126,7 +142,11 @@ describe('CORS', () => {
   test('preflight from another origin → 204 allowing GET and X-Api-Key', async () => {
     const response = await fetch(server.baseUrl + '/api/v1/Client/Simple', {
       method: 'OPTIONS',
-      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key,prefer' },
+      headers: {
+        Origin: 'http://localhost:5173',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'x-api-key,prefer',
+      },
     });
 
     expect(response.status).toBe(204);
@@ -183,7 +203,10 @@ describe('request ids, headers and logs', () => {
   test('the log line → route template, status and request id; never the key, the filter or the raw id', async () => {
     const key = 'dev-key';
     await get(server.baseUrl, '/api/v1/Client/Extended?filter=Marker-Zebra-42', { 'X-Api-Key': key, 'X-Request-Id': 'log-test-1' });
-    await get(server.baseUrl, '/api/v1/Client/Detail/11111111-2222-4333-8444-555555555555', { 'X-Api-Key': key, 'X-Request-Id': 'log-test-2' });
+    await get(server.baseUrl, '/api/v1/Client/Detail/11111111-2222-4333-8444-555555555555', {
+      'X-Api-Key': key,
+      'X-Request-Id': 'log-test-2',
+    });
     await new Promise((resolve) => setTimeout(resolve, 50));
 
     const lines = server.logs.records.filter((r) => String(r.reqId).startsWith('log-test-'));

@@ -41,8 +41,10 @@ const OPERATIONS: OperationCase[] = Object.entries(spec.paths).map(([template, i
 });
 const CLIENT_OPERATIONS = OPERATIONS.filter((operation) => operation.name.startsWith('/Client/'));
 
-const errorCases = (statuses: number[]) => statuses.filter((status) => status >= 300).map((status) => ({ status, code: CODE_OF_STATUS[status]! }));
-const undocumented = (statuses: number[]) => [200, 201, 204, 301, 400, 401, 403, 404, 405, 418, 500, 503].filter((status) => !statuses.includes(status));
+const errorCases = (statuses: number[]) =>
+  statuses.filter((status) => status >= 300).map((status) => ({ status, code: CODE_OF_STATUS[status]! }));
+const undocumented = (statuses: number[]) =>
+  [200, 201, 204, 301, 400, 401, 403, 404, 405, 418, 500, 503].filter((status) => !statuses.includes(status));
 
 async function timed(baseUrl: string, url: string, headers: Record<string, string> = { 'X-Api-Key': API_KEY }) {
   const started = performance.now();
@@ -79,14 +81,17 @@ describe('Prefer: code and Prefer: delay', () => {
       expect(body.Message).toContain(`simulated: Prefer code=${status}`);
     });
 
-    test.each(undocumented(statuses))(`GET ${name} → 400 VALIDATION_ERROR when Prefer: code=%i is not documented for it`, async (status) => {
-      const response = await get(server.baseUrl, url, { 'X-Api-Key': API_KEY, Prefer: `code=${status}` });
-      const body = (await response.json()) as ErrorDto;
+    test.each(undocumented(statuses))(
+      `GET ${name} → 400 VALIDATION_ERROR when Prefer: code=%i is not documented for it`,
+      async (status) => {
+        const response = await get(server.baseUrl, url, { 'X-Api-Key': API_KEY, Prefer: `code=${status}` });
+        const body = (await response.json()) as ErrorDto;
 
-      expect(response.status).toBe(400);
-      expect(isErrorDto(body)).toBe(true);
-      expect(body).toEqual({ Code: 'VALIDATION_ERROR', Message: expect.stringContaining(`asks for status ${status}`) });
-    });
+        expect(response.status).toBe(400);
+        expect(isErrorDto(body)).toBe(true);
+        expect(body).toEqual({ Code: 'VALIDATION_ERROR', Message: expect.stringContaining(`asks for status ${status}`) });
+      },
+    );
 
     if (statuses.includes(200)) {
       test(`GET ${name} → 200, the real answer, when Prefer: code=200`, async () => {
@@ -159,13 +164,16 @@ describe('Prefer: code and Prefer: delay', () => {
     expect(ms).toBeLessThan(1000);
   });
 
-  test.each(['code=500, delay=300', 'delay=300;code=500'])('GET /Client/Extended → 500 INTERNAL_ERROR after the delay when Prefer: %s', async (prefer) => {
-    const { response, text, ms } = await timed(server.baseUrl, '/api/v1/Client/Extended', { 'X-Api-Key': API_KEY, Prefer: prefer });
+  test.each(['code=500, delay=300', 'delay=300;code=500'])(
+    'GET /Client/Extended → 500 INTERNAL_ERROR after the delay when Prefer: %s',
+    async (prefer) => {
+      const { response, text, ms } = await timed(server.baseUrl, '/api/v1/Client/Extended', { 'X-Api-Key': API_KEY, Prefer: prefer });
 
-    expect(response.status).toBe(500);
-    expect((JSON.parse(text) as ErrorDto).Code).toBe('INTERNAL_ERROR');
-    expect(ms).toBeGreaterThanOrEqual(295);
-  });
+      expect(response.status).toBe(500);
+      expect((JSON.parse(text) as ErrorDto).Code).toBe('INTERNAL_ERROR');
+      expect(ms).toBeGreaterThanOrEqual(295);
+    },
+  );
 
   test('GET /Client/Simple → Prefer: code=500 is answered even when the same URL is in the response cache', async () => {
     await get(server.baseUrl, '/api/v1/Client/Simple?pageSize=3');

@@ -79,7 +79,9 @@ describe('openapi.yaml documents every error of DESIGN.md', () => {
   test('the ErrorDto Code enum is exactly the catalogue of the server', async () => {
     const { ERROR_CATALOGUE } = await import('../../server/errors');
 
-    expect([...(((schemas.ErrorDto as Json).properties as Json).Code as { enum: string[] }).enum].sort()).toEqual(Object.keys(ERROR_CATALOGUE).sort());
+    expect([...(((schemas.ErrorDto as Json).properties as Json).Code as { enum: string[] }).enum].sort()).toEqual(
+      Object.keys(ERROR_CATALOGUE).sort(),
+    );
   });
 });
 
@@ -110,7 +112,10 @@ describe('openapi.yaml operations', () => {
       const type = schema.type;
       if (type !== 'object' && !(Array.isArray(type) && type.includes('object'))) continue;
       expect({ name, additionalProperties: schema.additionalProperties }).toEqual({ name, additionalProperties: false });
-      expect({ name, required: [...(schema.required as string[])].sort() }).toEqual({ name, required: Object.keys(schema.properties as Json).sort() });
+      expect({ name, required: [...(schema.required as string[])].sort() }).toEqual({
+        name,
+        required: Object.keys(schema.properties as Json).sort(),
+      });
     }
   });
 
@@ -127,7 +132,7 @@ describe('openapi.yaml operations', () => {
   });
 
   test('filter allows reserved characters and is bounded', () => {
-    const filter = ((operation('getClientsExtended').parameters as Json[]).find((p) => p.name === 'filter'))!;
+    const filter = (operation('getClientsExtended').parameters as Json[]).find((p) => p.name === 'filter')!;
 
     expect(filter.allowReserved).toBe(true);
     expect(filter.schema).toMatchObject({ type: 'string', maxLength: 200 });

@@ -34,8 +34,8 @@ describe('npm run gen:check', () => {
   test('gen:check → fails when openapi.yaml gains a field without regeneration', () => {
     const spec = fs.readFileSync(path.join(dir, 'openapi.yaml'), 'utf8');
     const changed = spec.replace(
-      '        Status:\n          $ref: \'#/components/schemas/ClientStatus\'\n    ClientSimplePage:',
-      '        Status:\n          $ref: \'#/components/schemas/ClientStatus\'\n        Nickname:\n          type: string\n          maxLength: 40\n    ClientSimplePage:',
+      "        Status:\n          $ref: '#/components/schemas/ClientStatus'\n    ClientSimplePage:",
+      "        Status:\n          $ref: '#/components/schemas/ClientStatus'\n        Nickname:\n          type: string\n          maxLength: 40\n    ClientSimplePage:",
     );
     expect(changed).not.toBe(spec);
     fs.writeFileSync(path.join(dir, 'openapi.yaml'), changed);

@@ -156,13 +156,24 @@ function check(operation: OperationName, name: string, run: (context: CheckConte
 }
 
 /** A `Prefer: code=NNN` answer: that status with that Code, or, from a deployment that ignores mock controls, the plain answer. */
-async function expectPreferred(context: CheckContext, operation: string, path: string, status: number, code: ErrorCode, key: KeyRole = 'valid'): Promise<void> {
+async function expectPreferred(
+  context: CheckContext,
+  operation: string,
+  path: string,
+  status: number,
+  code: ErrorCode,
+  key: KeyRole = 'valid',
+): Promise<void> {
   const plain = await context.get(path, key);
   const steered = await context.get(path, key, { Prefer: `code=${status}` });
   if (steered.status === status) {
     context.expectError(steered, status, code);
   } else {
-    context.expect(steered.status === plain.status, steered, `Prefer: code=${status} gave ${steered.status}; expected ${status}, or ${plain.status} from a deployment that ignores Prefer`);
+    context.expect(
+      steered.status === plain.status,
+      steered,
+      `Prefer: code=${status} gave ${steered.status}; expected ${status}, or ${plain.status} from a deployment that ignores Prefer`,
+    );
     context.preferIgnored.add(operation);
   }
 }
@@ -181,21 +192,29 @@ function methodChecks(operation: OperationName, path: string): void {
 }
 
 function unknownParameterCheck(operation: OperationName, path: string, key: KeyRole): void {
-  check(operation, `GET ${path.replace('/api/v1', '')}?pagesize=10 → 400 VALIDATION_ERROR naming the unknown parameter`, async (context) => {
-    const exchange = await context.get(`${path}?pagesize=10`, key);
+  check(
+    operation,
+    `GET ${path.replace('/api/v1', '')}?pagesize=10 → 400 VALIDATION_ERROR naming the unknown parameter`,
+    async (context) => {
+      const exchange = await context.get(`${path}?pagesize=10`, key);
 
-    const body = context.expectError(exchange, 400, 'VALIDATION_ERROR');
-    context.expect(body.Message.includes('pagesize'), exchange, 'the Message does not name the parameter');
-  });
+      const body = context.expectError(exchange, 400, 'VALIDATION_ERROR');
+      context.expect(body.Message.includes('pagesize'), exchange, 'the Message does not name the parameter');
+    },
+  );
 }
 
 function authChecks(operation: OperationName, path: string): void {
   for (const key of ['none', 'wrong'] as const) {
-    check(operation, `GET ${path.replace('/api/v1', '')} → 401 UNAUTHORIZED with ${key === 'none' ? 'no X-Api-Key' : 'an unknown X-Api-Key'}`, async (context) => {
-      const exchange = await context.get(path, key);
+    check(
+      operation,
+      `GET ${path.replace('/api/v1', '')} → 401 UNAUTHORIZED with ${key === 'none' ? 'no X-Api-Key' : 'an unknown X-Api-Key'}`,
+      async (context) => {
+        const exchange = await context.get(path, key);
 
-      context.expectError(exchange, 401, 'UNAUTHORIZED');
-    });
+        context.expectError(exchange, 401, 'UNAUTHORIZED');
+      },
+    );
   }
 }
 
@@ -220,7 +239,9 @@ check('ping', 'GET /Diagnostics/Ping → X-Request-Id echoes the request id', as
 });
 unknownParameterCheck('ping', PATHS.ping, 'none');
 methodChecks('ping', PATHS.ping);
-check('ping', 'GET /Diagnostics/Ping with Prefer: code=500 → 500 INTERNAL_ERROR', (context) => expectPreferred(context, 'ping', PATHS.ping, 500, 'INTERNAL_ERROR', 'none'));
+check('ping', 'GET /Diagnostics/Ping with Prefer: code=500 → 500 INTERNAL_ERROR', (context) =>
+  expectPreferred(context, 'ping', PATHS.ping, 500, 'INTERNAL_ERROR', 'none'),
+);
 
 // ---------------------------------------------------------------- exception
 
@@ -271,12 +292,16 @@ for (const operation of ['getClientsSimple', 'getClientsExtended'] as const) {
     ['page', '', 'empty'],
     ['page', '2147483648', 'above the int32 maximum'],
   ] as const) {
-    check(operation, `GET ${short}?${parameter}=${value} → 400 VALIDATION_ERROR naming ${parameter} (${why}; never clamped)`, async (context) => {
-      const exchange = await context.get(`${path}?${parameter}=${encodeURIComponent(value)}`);
+    check(
+      operation,
+      `GET ${short}?${parameter}=${value} → 400 VALIDATION_ERROR naming ${parameter} (${why}; never clamped)`,
+      async (context) => {
+        const exchange = await context.get(`${path}?${parameter}=${encodeURIComponent(value)}`);
 
-      const body = context.expectError(exchange, 400, 'VALIDATION_ERROR');
-      context.expect(body.Message.includes(parameter), exchange, `the Message does not name ${parameter}`);
-    });
+        const body = context.expectError(exchange, 400, 'VALIDATION_ERROR');
+        context.expect(body.Message.includes(parameter), exchange, `the Message does not name ${parameter}`);
+      },
+    );
   }
   check(operation, `GET ${short}?pageSize=5&pageSize=6 → 400 VALIDATION_ERROR for a parameter given twice`, async (context) => {
     const exchange = await context.get(`${path}?pageSize=5&pageSize=6`);
@@ -310,19 +335,27 @@ for (const operation of ['getClientsSimple', 'getClientsExtended'] as const) {
     const both = await context.get(`${path}?page=1&pageSize=20`);
 
     const ids = (exchange: Exchange) => (exchange.json as PageBody<ClientSimple>).Results.map((client) => client.IdClient);
-    context.expect(JSON.stringify([...ids(a), ...ids(b)]) === JSON.stringify(ids(both)), both, 'pages 1 and 2 of size 10 are not page 1 of size 20');
+    context.expect(
+      JSON.stringify([...ids(a), ...ids(b)]) === JSON.stringify(ids(both)),
+      both,
+      'pages 1 and 2 of size 10 are not page 1 of size 20',
+    );
   });
-  check(operation, `GET ${short} → ordered by FullName (English collation, case- and accent-insensitive), then IdClient`, async (context) => {
-    const exchange = await context.get(`${path}?pageSize=100`);
+  check(
+    operation,
+    `GET ${short} → ordered by FullName (English collation, case- and accent-insensitive), then IdClient`,
+    async (context) => {
+      const exchange = await context.get(`${path}?pageSize=100`);
 
-    const results = (exchange.json as PageBody<ClientSimple>).Results;
-    const collator = new Intl.Collator('en', { sensitivity: 'base' });
-    for (let i = 1; i < results.length; i += 1) {
-      const [before, after] = [results[i - 1]!, results[i]!];
-      const order = collator.compare(before.FullName, after.FullName) || (before.IdClient < after.IdClient ? -1 : 1);
-      context.expect(order < 0, exchange, `Results[${i - 1}] ${before.FullName} comes before Results[${i}] ${after.FullName}`);
-    }
-  });
+      const results = (exchange.json as PageBody<ClientSimple>).Results;
+      const collator = new Intl.Collator('en', { sensitivity: 'base' });
+      for (let i = 1; i < results.length; i += 1) {
+        const [before, after] = [results[i - 1]!, results[i]!];
+        const order = collator.compare(before.FullName, after.FullName) || (before.IdClient < after.IdClient ? -1 : 1);
+        context.expect(order < 0, exchange, `Results[${i - 1}] ${before.FullName} comes before Results[${i}] ${after.FullName}`);
+      }
+    },
+  );
   check(operation, `GET ${short} → the Link header's next link leads to the next page`, async (context) => {
     const first = await context.get(`${path}?pageSize=3`);
     const next = linkRelations(first.headers.get('link')).get('next');
@@ -334,44 +367,59 @@ for (const operation of ['getClientsSimple', 'getClientsExtended'] as const) {
   });
   authChecks(operation, path);
   methodChecks(operation, path);
-  check(operation, `GET ${short} with Prefer: code=500 → 500 INTERNAL_ERROR`, (context) => expectPreferred(context, operation, path, 500, 'INTERNAL_ERROR'));
+  check(operation, `GET ${short} with Prefer: code=500 → 500 INTERNAL_ERROR`, (context) =>
+    expectPreferred(context, operation, path, 500, 'INTERNAL_ERROR'),
+  );
 }
 
 function boundsChecks(operation: OperationName, path: string, short: string): void {
   for (const pageSize of ['1', '100']) {
-    check(operation, `GET ${short}?pageSize=${pageSize} → 200 with up to ${pageSize} clients (the bounds are accepted)`, async (context) => {
-      const query = { pageSize };
+    check(
+      operation,
+      `GET ${short}?pageSize=${pageSize} → 200 with up to ${pageSize} clients (the bounds are accepted)`,
+      async (context) => {
+        const query = { pageSize };
 
-      const exchange = await context.get(path + queryString(query));
+        const exchange = await context.get(path + queryString(query));
 
-      context.expectList(exchange, query);
-    });
+        context.expectList(exchange, query);
+      },
+    );
   }
 }
 
-check('getClientsSimple', 'GET /Client/Simple and /Client/Extended → the same clients, in the same order, with the same basic fields', async (context) => {
-  const simple = await context.get(`${PATHS.getClientsSimple}?pageSize=100`);
-  const extended = await context.get(`${PATHS.getClientsExtended}?pageSize=100`);
+check(
+  'getClientsSimple',
+  'GET /Client/Simple and /Client/Extended → the same clients, in the same order, with the same basic fields',
+  async (context) => {
+    const simple = await context.get(`${PATHS.getClientsSimple}?pageSize=100`);
+    const extended = await context.get(`${PATHS.getClientsExtended}?pageSize=100`);
 
-  const basic = (client: ClientSimple) => JSON.stringify([client.IdClient, client.FullName, client.PersonalId, client.Phone, client.Email]);
-  const a = (simple.json as PageBody<ClientSimple>).Results.map(basic);
-  const b = (extended.json as PageBody<ClientExtended>).Results.map(basic);
-  context.expect(JSON.stringify(a) === JSON.stringify(b), extended, 'Simple and Extended disagree on page 1');
-  context.expect(totalCount(simple) === totalCount(extended), extended, 'Simple and Extended disagree on X-Total-Count');
-});
+    const basic = (client: ClientSimple) =>
+      JSON.stringify([client.IdClient, client.FullName, client.PersonalId, client.Phone, client.Email]);
+    const a = (simple.json as PageBody<ClientSimple>).Results.map(basic);
+    const b = (extended.json as PageBody<ClientExtended>).Results.map(basic);
+    context.expect(JSON.stringify(a) === JSON.stringify(b), extended, 'Simple and Extended disagree on page 1');
+    context.expect(totalCount(simple) === totalCount(extended), extended, 'Simple and Extended disagree on X-Total-Count');
+  },
+);
 
 // ---------------------------------------------------------------- Extended filters
 
 const extended = PATHS.getClientsExtended;
 
 for (const active of ['true', 'false']) {
-  check('getClientsExtended', `GET /Client/Extended?active=${active} → only ${active === 'true' ? 'Active' : 'Inactive'} clients`, async (context) => {
-    const query = { active, pageSize: '100' };
+  check(
+    'getClientsExtended',
+    `GET /Client/Extended?active=${active} → only ${active === 'true' ? 'Active' : 'Inactive'} clients`,
+    async (context) => {
+      const query = { active, pageSize: '100' };
 
-    const exchange = await context.get(extended + queryString(query));
+      const exchange = await context.get(extended + queryString(query));
 
-    context.expectList(exchange, query);
-  });
+      context.expectList(exchange, query);
+    },
+  );
 }
 check('getClientsExtended', 'GET /Client/Extended?active=true plus active=false → every client, exactly once', async (context) => {
   const { total } = await context.sample();
@@ -386,7 +434,7 @@ check('getClientsExtended', 'GET /Client/Extended?active=true plus active=false 
     context.expect(ids.size === total, probe, 'some client is both active and inactive, or neither');
   }
 });
-check('getClientsExtended', 'GET /Client/Extended?idStaff → only that staff member\'s clients, and all of them', async (context) => {
+check('getClientsExtended', "GET /Client/Extended?idStaff → only that staff member's clients, and all of them", async (context) => {
   const { clients, staffIds } = await context.sample();
   const idStaff = staffIds[0];
   const probe = await context.get(`${extended}?pageSize=1`);
@@ -399,7 +447,7 @@ check('getClientsExtended', 'GET /Client/Extended?idStaff → only that staff me
     context.expect(ids.has(client.IdClient), probe, `idStaff=${idStaff} misses client ${client.IdClient}`);
   }
 });
-check('getClientsExtended', 'GET /Client/Extended?idLocation → only that location\'s clients, and all of them', async (context) => {
+check('getClientsExtended', "GET /Client/Extended?idLocation → only that location's clients, and all of them", async (context) => {
   const { clients, locationIds } = await context.sample();
   const idLocation = locationIds[0];
   const probe = await context.get(`${extended}?pageSize=1`);
@@ -412,30 +460,48 @@ check('getClientsExtended', 'GET /Client/Extended?idLocation → only that locat
     context.expect(ids.has(client.IdClient), probe, `idLocation=${idLocation} misses client ${client.IdClient}`);
   }
 });
-check('getClientsExtended', 'GET /Client/Extended?idStaff&active=true → exactly that staff member\'s active clients (AND)', async (context) => {
-  const { staffIds } = await context.sample();
-  const idStaff = staffIds[staffIds.length - 1];
-  if (idStaff === undefined) throw new ContractViolation('no listed client has a staff member: cannot check idStaff with active');
-  const all = await context.walk<ClientExtended>(extended, { idStaff });
+check(
+  'getClientsExtended',
+  "GET /Client/Extended?idStaff&active=true → exactly that staff member's active clients (AND)",
+  async (context) => {
+    const { staffIds } = await context.sample();
+    const idStaff = staffIds[staffIds.length - 1];
+    if (idStaff === undefined) throw new ContractViolation('no listed client has a staff member: cannot check idStaff with active');
+    const all = await context.walk<ClientExtended>(extended, { idStaff });
 
-  const both = await context.walk<ClientExtended>(extended, { idStaff, active: 'true' });
+    const both = await context.walk<ClientExtended>(extended, { idStaff, active: 'true' });
 
-  const expected = all.items.filter((client) => client.Status === 'Active').map((client) => client.IdClient);
-  const probe = await context.get(`${extended}${queryString({ idStaff, active: 'true', pageSize: '1' })}`);
-  if (all.complete) context.expect(JSON.stringify(both.items.map((c) => c.IdClient)) === JSON.stringify(expected), probe, 'the AND of idStaff and active is not the intersection');
-});
-check('getClientsExtended', 'GET /Client/Extended?idLocation&active=false&filter → every filter holds for every client (AND)', async (context) => {
-  const { clients } = await context.sample();
-  const client = clients.find((c) => c.IdLocation !== null && c.Status === 'Inactive') ?? clients.find((c) => c.IdLocation !== null);
-  if (!client) throw new ContractViolation('no listed client has a location: cannot check idLocation with other filters');
-  const query = { idLocation: client.IdLocation!, active: client.Status === 'Active' ? 'true' : 'false', filter: searchTerm(client), pageSize: '100' };
+    const expected = all.items.filter((client) => client.Status === 'Active').map((client) => client.IdClient);
+    const probe = await context.get(`${extended}${queryString({ idStaff, active: 'true', pageSize: '1' })}`);
+    if (all.complete)
+      context.expect(
+        JSON.stringify(both.items.map((c) => c.IdClient)) === JSON.stringify(expected),
+        probe,
+        'the AND of idStaff and active is not the intersection',
+      );
+  },
+);
+check(
+  'getClientsExtended',
+  'GET /Client/Extended?idLocation&active=false&filter → every filter holds for every client (AND)',
+  async (context) => {
+    const { clients } = await context.sample();
+    const client = clients.find((c) => c.IdLocation !== null && c.Status === 'Inactive') ?? clients.find((c) => c.IdLocation !== null);
+    if (!client) throw new ContractViolation('no listed client has a location: cannot check idLocation with other filters');
+    const query = {
+      idLocation: client.IdLocation!,
+      active: client.Status === 'Active' ? 'true' : 'false',
+      filter: searchTerm(client),
+      pageSize: '100',
+    };
 
-  const exchange = await context.get(extended + queryString(query));
+    const exchange = await context.get(extended + queryString(query));
 
-  context.expectList(exchange, query);
-  const ids = (exchange.json as PageBody<ClientExtended>).Results.map((c) => c.IdClient);
-  context.expect(ids.includes(client.IdClient), exchange, `client ${client.IdClient} meets every filter but is missing`);
-});
+    context.expectList(exchange, query);
+    const ids = (exchange.json as PageBody<ClientExtended>).Results.map((c) => c.IdClient);
+    context.expect(ids.includes(client.IdClient), exchange, `client ${client.IdClient} meets every filter but is missing`);
+  },
+);
 
 /** Three to five letters from the middle of a client's last name, accents and case as listed. */
 function searchTerm(client: ClientExtended): string {
@@ -445,17 +511,25 @@ function searchTerm(client: ClientExtended): string {
   return letters.slice(start, start + 5).join('') || lastName;
 }
 
-check('getClientsExtended', 'GET /Client/Extended?filter → only matching clients, including the one the term came from', async (context) => {
-  const { clients } = await context.sample();
-  const client = clients[Math.floor(clients.length / 2)]!;
-  const query = { filter: searchTerm(client), pageSize: '100' };
+check(
+  'getClientsExtended',
+  'GET /Client/Extended?filter → only matching clients, including the one the term came from',
+  async (context) => {
+    const { clients } = await context.sample();
+    const client = clients[Math.floor(clients.length / 2)]!;
+    const query = { filter: searchTerm(client), pageSize: '100' };
 
-  const exchange = await context.get(extended + queryString(query));
+    const exchange = await context.get(extended + queryString(query));
 
-  context.expectList(exchange, query);
-  const found = await context.walk<ClientExtended>(extended, { filter: query.filter });
-  context.expect(found.items.some((c) => c.IdClient === client.IdClient), exchange, `filter=${query.filter} misses ${client.FullName}`);
-});
+    context.expectList(exchange, query);
+    const found = await context.walk<ClientExtended>(extended, { filter: query.filter });
+    context.expect(
+      found.items.some((c) => c.IdClient === client.IdClient),
+      exchange,
+      `filter=${query.filter} misses ${client.FullName}`,
+    );
+  },
+);
 check('getClientsExtended', 'GET /Client/Extended?filter → case- and accent-insensitive (upper case, accents folded)', async (context) => {
   const { clients } = await context.sample();
   const client = clients.find((c) => fold(c.FullName) !== c.FullName.toLowerCase()) ?? clients[0]!;
@@ -465,20 +539,32 @@ check('getClientsExtended', 'GET /Client/Extended?filter → case- and accent-in
 
   const probe = await context.get(extended + queryString({ filter: term, pageSize: '100' }));
   context.expectList(probe, { filter: term, pageSize: '100' });
-  context.expect(found.items.some((c) => c.IdClient === client.IdClient), probe, `filter=${term} misses ${client.FullName}`);
+  context.expect(
+    found.items.some((c) => c.IdClient === client.IdClient),
+    probe,
+    `filter=${term} misses ${client.FullName}`,
+  );
 });
-check('getClientsExtended', 'GET /Client/Extended?filter=<phone digits> → matches the phone ignoring spaces and dashes', async (context) => {
-  const { clients } = await context.sample();
-  const client = clients[clients.length - 1]!;
-  const digits = client.Phone.replace(/\D/g, '').slice(-7);
-  const query = { filter: digits, pageSize: '100' };
+check(
+  'getClientsExtended',
+  'GET /Client/Extended?filter=<phone digits> → matches the phone ignoring spaces and dashes',
+  async (context) => {
+    const { clients } = await context.sample();
+    const client = clients[clients.length - 1]!;
+    const digits = client.Phone.replace(/\D/g, '').slice(-7);
+    const query = { filter: digits, pageSize: '100' };
 
-  const exchange = await context.get(extended + queryString(query));
+    const exchange = await context.get(extended + queryString(query));
 
-  context.expectList(exchange, query);
-  const found = await context.walk<ClientExtended>(extended, { filter: digits });
-  context.expect(found.items.some((c) => c.IdClient === client.IdClient), exchange, `filter=${digits} misses ${client.Phone}`);
-});
+    context.expectList(exchange, query);
+    const found = await context.walk<ClientExtended>(extended, { filter: digits });
+    context.expect(
+      found.items.some((c) => c.IdClient === client.IdClient),
+      exchange,
+      `filter=${digits} misses ${client.Phone}`,
+    );
+  },
+);
 check('getClientsExtended', 'GET /Client/Extended?filter=<no such text> → 200 with no Results and X-Total-Count 0', async (context) => {
   const query = { filter: 'qqxzj-no-client-has-this-9f3a' };
 
@@ -531,14 +617,18 @@ for (const [parameter, value, why] of [
   ['idLocation', '12345', 'not a uuid'],
   ['filter', 'x'.repeat(201), 'longer than 200 characters'],
 ] as const) {
-  check('getClientsExtended', `GET /Client/Extended?${parameter}=${value.length > 40 ? `<${value.length} chars>` : value} → 400 VALIDATION_ERROR naming ${parameter} (${why})`, async (context) => {
-    const exchange = await context.get(`${extended}?${parameter}=${encodeURIComponent(value)}`);
+  check(
+    'getClientsExtended',
+    `GET /Client/Extended?${parameter}=${value.length > 40 ? `<${value.length} chars>` : value} → 400 VALIDATION_ERROR naming ${parameter} (${why})`,
+    async (context) => {
+      const exchange = await context.get(`${extended}?${parameter}=${encodeURIComponent(value)}`);
 
-    const body = context.expectError(exchange, 400, 'VALIDATION_ERROR');
-    context.expect(body.Message.includes(parameter), exchange, `the Message does not name ${parameter}`);
-  });
+      const body = context.expectError(exchange, 400, 'VALIDATION_ERROR');
+      context.expect(body.Message.includes(parameter), exchange, `the Message does not name ${parameter}`);
+    },
+  );
 }
-check('getClientsExtended', 'GET /Client/Simple?active=true → 400: Extended\'s filters are unknown to Simple', async (context) => {
+check('getClientsExtended', "GET /Client/Simple?active=true → 400: Extended's filters are unknown to Simple", async (context) => {
   const exchange = await context.get(`${PATHS.getClientsSimple}?active=true`);
 
   context.expectError(exchange, 400, 'VALIDATION_ERROR');
@@ -561,13 +651,17 @@ check('getClientDetail', 'GET /Client/Detail/{idClient} → 200, agreeing with E
     context.expectStatus(exchange, 200);
     const client = exchange.json as ClientDetail;
     const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-    const expect = (ok: boolean, what: string) => context.expect(ok, exchange, `Detail disagrees with Extended on ${what} for ${listed.IdClient}`);
+    const expect = (ok: boolean, what: string) =>
+      context.expect(ok, exchange, `Detail disagrees with Extended on ${what} for ${listed.IdClient}`);
     expect(client.IdClient === listed.IdClient, 'IdClient');
     expect(same(client.PersonalInfo, listed.PersonalInfo), 'PersonalInfo');
     expect(same(client.ContactInfo, listed.ContactInfo), 'ContactInfo');
     expect(client.Status === listed.Status, 'Status');
     expect((client.Staff?.IdStaff ?? null) === listed.IdStaff && (client.Staff?.FullName ?? null) === listed.StaffName, 'Staff');
-    expect((client.Location?.IdLocation ?? null) === listed.IdLocation && (client.Location?.Name ?? null) === listed.LocationName, 'Location');
+    expect(
+      (client.Location?.IdLocation ?? null) === listed.IdLocation && (client.Location?.Name ?? null) === listed.LocationName,
+      'Location',
+    );
     expect(client.PersonalInfo.FullName === listed.FullName && client.PersonalInfo.PersonalId === listed.PersonalId, 'FullName/PersonalId');
     expect(client.ContactInfo.Email === listed.Email && client.ContactInfo.Phone === listed.Phone, 'Email/Phone');
   }
@@ -584,7 +678,11 @@ check('getClientDetail', 'GET /Client/Detail/{idClient} → the id in upper case
 check('getClientDetail', 'GET /Client/Detail/{idClient} → 404 CLIENT_NOT_FOUND naming the id when no client has it', async (context) => {
   const { clients, total } = await context.sample();
   const probe = await context.get(`${extended}?pageSize=1`);
-  context.expect(!(clients.length === total && clients.some((c) => c.IdClient === UNKNOWN_ID)), probe, `the deployment has a client ${UNKNOWN_ID}`);
+  context.expect(
+    !(clients.length === total && clients.some((c) => c.IdClient === UNKNOWN_ID)),
+    probe,
+    `the deployment has a client ${UNKNOWN_ID}`,
+  );
 
   const exchange = await context.get(detail(UNKNOWN_ID));
 
@@ -598,11 +696,15 @@ for (const [value, why] of [
   [UNKNOWN_ID.replace('c', 'g'), 'not hexadecimal'],
   ['%C3%A5sa', 'unicode'],
 ] as const) {
-  check('getClientDetail', `GET /Client/Detail/${value.length > 20 ? '<' + why + '>' : value} → 400 VALIDATION_ERROR (${why}), not 404`, async (context) => {
-    const exchange = await context.get(detail(value));
+  check(
+    'getClientDetail',
+    `GET /Client/Detail/${value.length > 20 ? '<' + why + '>' : value} → 400 VALIDATION_ERROR (${why}), not 404`,
+    async (context) => {
+      const exchange = await context.get(detail(value));
 
-    context.expectError(exchange, 400, 'VALIDATION_ERROR');
-  });
+      context.expectError(exchange, 400, 'VALIDATION_ERROR');
+    },
+  );
 }
 check('getClientDetail', 'GET /Client/Detail/{idClient}?x=1 → 400 VALIDATION_ERROR for an unknown query parameter', async (context) => {
   const exchange = await context.get(`${detail(UNKNOWN_ID)}?x=1`);
@@ -610,13 +712,17 @@ check('getClientDetail', 'GET /Client/Detail/{idClient}?x=1 → 400 VALIDATION_E
   context.expectError(exchange, 400, 'VALIDATION_ERROR');
 });
 for (const key of ['none', 'wrong'] as const) {
-  check('getClientDetail', `GET /Client/Detail/{idClient} → 401 UNAUTHORIZED with ${key === 'none' ? 'no X-Api-Key' : 'an unknown X-Api-Key'}, for a known id`, async (context) => {
-    const { clients } = await context.sample();
+  check(
+    'getClientDetail',
+    `GET /Client/Detail/{idClient} → 401 UNAUTHORIZED with ${key === 'none' ? 'no X-Api-Key' : 'an unknown X-Api-Key'}, for a known id`,
+    async (context) => {
+      const { clients } = await context.sample();
 
-    const exchange = await context.get(detail(clients[0]!.IdClient), key);
+      const exchange = await context.get(detail(clients[0]!.IdClient), key);
 
-    context.expectError(exchange, 401, 'UNAUTHORIZED');
-  });
+      context.expectError(exchange, 401, 'UNAUTHORIZED');
+    },
+  );
 }
 methodChecks('getClientDetail', detail(UNKNOWN_ID));
 check('getClientDetail', 'GET /Client/Detail/{idClient} with Prefer: code=404 → 404 CLIENT_NOT_FOUND for a known id', async (context) => {
@@ -630,7 +736,13 @@ check('getClientDetail', 'GET /Client/Detail/{idClient} with Prefer: code=500 �
 
 // ---------------------------------------------------------------- routing
 
-for (const path of ['/api/v1/client/simple', '/api/v1/Client/Simple/', '/api/v1/Client/Detail', '/api/v2/Diagnostics/Ping', '/api/v1/Nothing']) {
+for (const path of [
+  '/api/v1/client/simple',
+  '/api/v1/Client/Simple/',
+  '/api/v1/Client/Detail',
+  '/api/v2/Diagnostics/Ping',
+  '/api/v1/Nothing',
+]) {
   check('routing', `GET ${path} → 404 NOT_FOUND (paths are exact and case-sensitive)`, async (context) => {
     const exchange = await context.get(path);
 
@@ -665,7 +777,10 @@ export interface CheckResult {
  * Runs the checks against a target, in order, collecting failures instead of
  * stopping at the first.
  */
-export async function runChecks(target: Target, only: (check: ContractCheck) => boolean = () => true): Promise<{ results: CheckResult[]; context: CheckContext }> {
+export async function runChecks(
+  target: Target,
+  only: (check: ContractCheck) => boolean = () => true,
+): Promise<{ results: CheckResult[]; context: CheckContext }> {
   const context = new CheckContext(target);
   const results: CheckResult[] = [];
   for (const item of CONTRACT_CHECKS) {

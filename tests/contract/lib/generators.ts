@@ -41,10 +41,16 @@ const UUID = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 const notANumber = (text: string) => Number.isNaN(Number(text));
 const unicode = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 });
 const RESERVED = ['!', '*', "'", '(', ')', ';', ':', '@', '&', '=', '+', '$', ',', '/', '?', '#', '[', ']', '%', ' '];
-const reservedText = fc.array(fc.oneof(fc.constantFrom(...RESERVED), fc.constantFrom('a', 'b', '1', 'é')), { minLength: 1, maxLength: 10 }).map((parts) => parts.join(''));
+const reservedText = fc
+  .array(fc.oneof(fc.constantFrom(...RESERVED), fc.constantFrom('a', 'b', '1', 'é')), { minLength: 1, maxLength: 10 })
+  .map((parts) => parts.join(''));
 
-const valid = (kind: string) => (value: string | number): GeneratedValue => ({ value: String(value), valid: true, kind });
-const invalid = (kind: string) => (value: string | number): GeneratedValue => ({ value: String(value), valid: false, kind });
+const valid =
+  (kind: string) =>
+  (value: string | number): GeneratedValue => ({ value: String(value), valid: true, kind });
+const invalid =
+  (kind: string) =>
+  (value: string | number): GeneratedValue => ({ value: String(value), valid: false, kind });
 
 function integerValues(schema: Json): { good: fc.Arbitrary<GeneratedValue>; bad: fc.Arbitrary<GeneratedValue> } {
   const min = typeof schema.minimum === 'number' ? schema.minimum : -(2 ** 31);
@@ -57,8 +63,14 @@ function integerValues(schema: Json): { good: fc.Arbitrary<GeneratedValue>; bad:
   const bad = fc.oneof(
     fc.integer({ min: min - 1000, max: min - 1 }).map(invalid('below minimum')),
     fc.integer({ min: max + 1, max: max + 1_000_000 }).map(invalid('above maximum')),
-    fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 19, maxLength: 400 }).map((digits) => `9${digits}`).map(invalid('oversized number')),
-    fc.tuple(fc.integer({ min, max: Math.min(max, 10_000) }), fc.integer({ min: 1, max: 99 })).map(([whole, part]) => `${whole}.${part}`).map(invalid('fraction')),
+    fc
+      .string({ unit: fc.constantFrom(...'0123456789'), minLength: 19, maxLength: 400 })
+      .map((digits) => `9${digits}`)
+      .map(invalid('oversized number')),
+    fc
+      .tuple(fc.integer({ min, max: Math.min(max, 10_000) }), fc.integer({ min: 1, max: 99 }))
+      .map(([whole, part]) => `${whole}.${part}`)
+      .map(invalid('fraction')),
     fc.constantFrom('true', 'false', 'null', 'abc', '[1]', '{}', 'NaN', 'one', '1a', '--1').map(invalid('wrong type')),
     fc.constant('').map(invalid('empty')),
     reservedText.filter(notANumber).map(invalid('reserved characters')),
@@ -79,20 +91,42 @@ function booleanValues(): { good: fc.Arbitrary<GeneratedValue>; bad: fc.Arbitrar
   return { good, bad };
 }
 
-function uuidValues(schema: Json, knownIds: readonly string[], allowEmpty: boolean): { good: fc.Arbitrary<GeneratedValue>; bad: fc.Arbitrary<GeneratedValue> } {
+function uuidValues(
+  schema: Json,
+  knownIds: readonly string[],
+  allowEmpty: boolean,
+): { good: fc.Arbitrary<GeneratedValue>; bad: fc.Arbitrary<GeneratedValue> } {
   const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : 36;
   const good = fc.oneof(
     ...(knownIds.length > 0 ? [{ arbitrary: fc.constantFrom(...knownIds).map(valid('known id')), weight: 3 }] : []),
-    { arbitrary: fc.constantFrom(...knownIds.slice(0, 5), '00000000-0000-4000-8000-000000000000').map((id) => id.toUpperCase()).map(valid('upper-case uuid')), weight: 1 },
+    {
+      arbitrary: fc
+        .constantFrom(...knownIds.slice(0, 5), '00000000-0000-4000-8000-000000000000')
+        .map((id) => id.toUpperCase())
+        .map(valid('upper-case uuid')),
+      weight: 1,
+    },
     { arbitrary: fc.uuid().map(valid('random uuid')), weight: 2 },
   );
   const notUuid = (text: string) => !UUID.test(text) || text.length > maxLength;
   const bad = fc.oneof(
-    fc.uuid().map((id) => id.slice(0, -1)).map(invalid('too short')),
-    fc.uuid().map((id) => `${id}0`).map(invalid('oversized')),
+    fc
+      .uuid()
+      .map((id) => id.slice(0, -1))
+      .map(invalid('too short')),
+    fc
+      .uuid()
+      .map((id) => `${id}0`)
+      .map(invalid('oversized')),
     fc.string({ unit: 'grapheme-ascii', minLength: maxLength + 1, maxLength: 300 }).map(invalid('oversized')),
-    fc.uuid().map((id) => id.replace(/-/g, '')).map(invalid('no dashes')),
-    fc.uuid().map((id) => `g${id.slice(1)}`).map(invalid('not hexadecimal')),
+    fc
+      .uuid()
+      .map((id) => id.replace(/-/g, ''))
+      .map(invalid('no dashes')),
+    fc
+      .uuid()
+      .map((id) => `g${id.slice(1)}`)
+      .map(invalid('not hexadecimal')),
     fc.constantFrom('12345', 'true', 'null', 'not-a-uuid').map(invalid('wrong type')),
     reservedText.filter(notUuid).map(invalid('reserved characters')),
     unicode.filter(notUuid).map(invalid('unicode')),
@@ -115,7 +149,9 @@ function stringValues(schema: Json, terms: readonly string[]): { good: fc.Arbitr
   );
   const bad = fc.oneof(
     fc.string({ unit: 'grapheme-ascii', minLength: maxLength + 1, maxLength: maxLength + 100 }).map(invalid('oversized')),
-    fc.string({ unit: fc.constantFrom('é', 'å', '李', '😀'), minLength: maxLength + 1, maxLength: maxLength + 20 }).map(invalid('oversized unicode')),
+    fc
+      .string({ unit: fc.constantFrom('é', 'å', '李', '😀'), minLength: maxLength + 1, maxLength: maxLength + 20 })
+      .map(invalid('oversized unicode')),
   );
   return { good, bad };
 }
@@ -125,7 +161,12 @@ function valuesFor(parameter: SpecParameter, sample: Sample): { good: fc.Arbitra
   if (schema.type === 'integer') return integerValues(schema);
   if (schema.type === 'boolean') return booleanValues();
   if (schema.format === 'uuid') {
-    const ids = parameter.name === 'idStaff' ? sample.staffIds : parameter.name === 'idLocation' ? sample.locationIds : sample.clients.map((c) => c.IdClient);
+    const ids =
+      parameter.name === 'idStaff'
+        ? sample.staffIds
+        : parameter.name === 'idLocation'
+          ? sample.locationIds
+          : sample.clients.map((c) => c.IdClient);
     return uuidValues(schema, ids, parameter.in !== 'path');
   }
   const terms = sample.clients.slice(0, 30).map((client) => client.PersonalInfo.LastName.slice(0, 4));
@@ -146,7 +187,8 @@ function encodeValue(value: string, encoding: Encoding, allowReserved: boolean):
   const encoded = encodeURIComponent(value);
   if (encoding === 'plus') return encoded.replace(/%20/g, '+');
   // allowReserved: RFC 3986 reserved characters that do not delimit a query pair travel as they are.
-  if (encoding === 'reserved' && allowReserved) return encoded.replace(/%(21|27|28|29|2A|2C|2F|3A|3B|3F|40|24)/g, (m) => decodeURIComponent(m));
+  if (encoding === 'reserved' && allowReserved)
+    return encoded.replace(/%(21|27|28|29|2A|2C|2F|3A|3B|3F|40|24)/g, (m) => decodeURIComponent(m));
   return encoded;
 }
 
@@ -162,7 +204,9 @@ function operationRequests(operation: SpecOperation, contract: SpecContract, sam
   const query = operation.parameters.filter((p) => p.in === 'query');
   const path = operation.parameters.filter((p) => p.in === 'path');
   const documented = new Set(query.map((p) => p.name));
-  const otherNames = contract.operations.flatMap((o) => o.parameters.filter((p) => p.in === 'query').map((p) => p.name)).filter((name) => !documented.has(name));
+  const otherNames = contract.operations
+    .flatMap((o) => o.parameters.filter((p) => p.in === 'query').map((p) => p.name))
+    .filter((name) => !documented.has(name));
   const unknownNames = [...UNKNOWN_NAMES, ...new Set(otherNames)];
 
   return fc
@@ -172,7 +216,10 @@ function operationRequests(operation: SpecOperation, contract: SpecContract, sam
       encoding: fc.constantFrom<Encoding>('encoded', 'reserved', 'plus'),
       key: operation.isPublic
         ? fc.constantFrom<KeyRole>('none', 'none', 'valid', 'wrong')
-        : fc.oneof({ arbitrary: fc.constant<KeyRole>('valid'), weight: 17 }, { arbitrary: fc.constantFrom<KeyRole>('none', 'wrong'), weight: 3 }),
+        : fc.oneof(
+            { arbitrary: fc.constant<KeyRole>('valid'), weight: 17 },
+            { arbitrary: fc.constantFrom<KeyRole>('none', 'wrong'), weight: 3 },
+          ),
       unknown: rarely(fc.tuple(fc.constantFrom(...unknownNames), fc.constantFrom('1', 'x', 'true', '')), 8),
       repeat: rarely(fc.nat(), 16),
     })
@@ -247,13 +294,25 @@ export function verify(generated: GeneratedRequest, exchange: Exchange, contract
   else if (generated.operationId === 'getClientDetail' && !generated.knownId) expected = [200, 404];
   else expected = [200];
   if (!expected.includes(exchange.status)) {
-    problems.push(`expected ${expected.join(' or ')} for ${generated.valid ? 'valid' : 'invalid'} input (${generated.reasons.join('; ') || 'all parameters valid'}), key ${generated.request.key}; got ${exchange.status}`);
+    problems.push(
+      `expected ${expected.join(' or ')} for ${generated.valid ? 'valid' : 'invalid'} input (${generated.reasons.join('; ') || 'all parameters valid'}), key ${generated.request.key}; got ${exchange.status}`,
+    );
     return problems;
   }
-  const expectedCode: Record<number, string> = { 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED', 404: 'CLIENT_NOT_FOUND', 500: 'TEST_EXCEPTION' };
-  if (expectedCode[exchange.status] && code !== expectedCode[exchange.status]) problems.push(`Code is ${String(code)}, expected ${expectedCode[exchange.status]}`);
+  const expectedCode: Record<number, string> = {
+    400: 'VALIDATION_ERROR',
+    401: 'UNAUTHORIZED',
+    404: 'CLIENT_NOT_FOUND',
+    500: 'TEST_EXCEPTION',
+  };
+  if (expectedCode[exchange.status] && code !== expectedCode[exchange.status])
+    problems.push(`Code is ${String(code)}, expected ${expectedCode[exchange.status]}`);
   if (exchange.status === 200 && generated.listQuery) problems.push(...listViolations(exchange, generated.listQuery));
-  if (exchange.status === 200 && generated.knownId && (exchange.json as ClientDetail).IdClient?.toLowerCase() !== generated.knownId.toLowerCase()) {
+  if (
+    exchange.status === 200 &&
+    generated.knownId &&
+    (exchange.json as ClientDetail).IdClient?.toLowerCase() !== generated.knownId.toLowerCase()
+  ) {
     problems.push(`Detail of ${generated.knownId} answered with client ${(exchange.json as ClientDetail).IdClient}`);
   }
   return problems;

@@ -73,8 +73,10 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'Status in the wrong case ("active")',
     response: (request, response) => {
-      if (isExtended(request) && response.status === 200) editResults(response, (item) => void (item.Status = String(item.Status).toLowerCase()));
-      if (isDetail(request) && response.status === 200) editJson(response, (body) => void (body.Status = String(body.Status).toLowerCase()));
+      if (isExtended(request) && response.status === 200)
+        editResults(response, (item) => void (item.Status = String(item.Status).toLowerCase()));
+      if (isDetail(request) && response.status === 200)
+        editJson(response, (body) => void (body.Status = String(body.Status).toLowerCase()));
     },
   },
   {
@@ -110,7 +112,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'a Detail that disagrees with the list (another e-mail address)',
     response: (request, response) => {
-      if (isDetail(request) && response.status === 200) editJson(response, (body) => void ((body.ContactInfo as JsonObject).Email = 'someone.else@example.com'));
+      if (isDetail(request) && response.status === 200)
+        editJson(response, (body) => void ((body.ContactInfo as JsonObject).Email = 'someone.else@example.com'));
     },
   },
   {
@@ -142,7 +145,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'the Exception message reworded',
     response: (request, response) => {
-      if (pathOf(request) === '/api/v1/Diagnostics/Exception' && response.status === 500) editJson(response, (body) => void (body.Message = 'Test exception'));
+      if (pathOf(request) === '/api/v1/Diagnostics/Exception' && response.status === 500)
+        editJson(response, (body) => void (body.Message = 'Test exception'));
     },
   },
   {

@@ -82,7 +82,9 @@ export function listViolations(exchange: Exchange, query: ListQuery): string[] {
   } else {
     const expected = Math.max(0, Math.min(pageSize, total - (page - 1) * pageSize));
     if (body.Results.length !== expected) {
-      problems.push(`Results holds ${body.Results.length} items; page ${page} of size ${pageSize} over X-Total-Count ${total} holds ${expected}`);
+      problems.push(
+        `Results holds ${body.Results.length} items; page ${page} of size ${pageSize} over X-Total-Count ${total} holds ${expected}`,
+      );
     }
     const links = linkRelations(exchange.headers.get('link'));
     const last = Math.max(1, Math.ceil(total / pageSize));
