@@ -1,6 +1,6 @@
 // Swedish-style street addresses, postal codes and phone numbers.
 import type { Faker } from '@faker-js/faker';
-import type { Address } from './schema-types';
+import type { Address } from '../contract/wire-types';
 import { COUNTRY, type City } from './reference-data';
 import type { Draw } from './draw';
 import { flat } from './text';

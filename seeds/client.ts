@@ -1,7 +1,7 @@
 // One client as a pure function of (seed, index): the randomizer is reseeded
 // from exactly those two numbers before anything is drawn, so the first N
 // clients of any larger set are byte-identical to a set of N.
-import type { Allergy, ClientDetail, Gender, Medication } from './schema-types';
+import type { Allergy, ClientDetail, Gender, Medication } from '../contract/wire-types';
 import { ALLERGENS, CITIES, EMAIL_DOMAINS, MEDICATIONS, SEVERITIES } from './reference-data';
 import { createSeededFakers, type SeededFakers } from './fakers';
 import { createPools, STREAM, type Pools } from './pools';

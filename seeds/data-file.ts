@@ -2,8 +2,8 @@
 // A file is validated whole before anything is served: a bad record stops
 // start-up with the file name and the first offending record's path.
 import fs from 'node:fs';
-import type { ClientDetail } from './schema-types';
-import { describeSchemaError, SpecSchemas } from './spec';
+import type { ClientDetail } from '../contract/wire-types';
+import { describeSchemaError, SpecSchemas } from '../contract/spec';
 import { ClientGenerator } from './client';
 
 export class DataFileError extends Error {}

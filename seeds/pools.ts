@@ -1,6 +1,6 @@
 // Staff, locations and insurers: pools of fixed size derived from the seed
 // alone, so that a client's references never change with the client count.
-import type { Insurance, Location, Staff } from './schema-types';
+import type { Insurance, Location, Staff } from '../contract/wire-types';
 import { CITIES, CLINIC_KINDS, INSURERS, SPECIALIZATIONS, STAFF_EMAIL_DOMAIN, type City } from './reference-data';
 import type { SeededFakers } from './fakers';
 import { Draw } from './draw';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Router } from 'express';
-import { SPEC_PATH, type OpenApiDocument } from '../seeds/spec';
+import { SPEC_PATH, type OpenApiDocument } from '../contract/spec';
 
 const DOCS_HTML = `<!doctype html>
 <html lang="en">

@@ -2,7 +2,7 @@
 // here and leaves as a spec-valid ErrorDto; nothing else writes an error body.
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { ErrorCode, ErrorDto } from '../seeds/schema-types';
+import type { ErrorCode, ErrorDto } from '../contract/wire-types';
 import { describeCrash } from './crash-policy';
 
 /** Status of every code, as openapi.yaml documents it (info.description, "Errors"). */

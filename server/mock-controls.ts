@@ -8,7 +8,7 @@ import type { RequestHandler } from 'express';
 import { Sfc32Randomizer } from '../seeds/random';
 import type { Config } from './config';
 import { ApiError, INTERNAL_ERROR_MESSAGE, UNKNOWN_KEY_MESSAGE } from './errors';
-import type { Operation, RouteMatch } from './operations';
+import type { Operation, RouteMatch } from '../contract/operations';
 
 /** openapi.yaml, parameter `Prefer`: `delay=MS` from 0 to 10000. */
 export const MAX_PREFER_DELAY_MS = 10_000;

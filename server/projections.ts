@@ -1,7 +1,7 @@
 // The three views of one client. Simple and Extended are cut from the Detail
 // record and share its nested objects, so the same client shows the same
 // values everywhere by construction.
-import type { ClientDetail, ClientExtended, ClientSimple } from '../seeds/schema-types';
+import type { ClientDetail, ClientExtended, ClientSimple } from '../contract/wire-types';
 
 export function toSimple(client: ClientDetail): ClientSimple {
   return {

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { KeyCheck } from './auth';
 import { requestLineLogger } from './logger';
-import type { RouteMatch } from './operations';
+import type { RouteMatch } from '../contract/operations';
 
 export interface RequestContext {
   id: string;

@@ -2,8 +2,8 @@
 // start. Each client's folded text is laid end to end in one string, in list
 // order, so one search is a run of native indexOf calls whose hits come out
 // already sorted, and a hit's client is found by binary search over offsets.
-import type { ClientDetail } from '../seeds/schema-types';
-import { foldText, phoneDigits } from '../seeds/text';
+import type { ClientDetail } from '../contract/wire-types';
+import { foldText, phoneDigits } from '../contract/text-folding';
 
 // Fields are joined by a tab and clients by a newline: no field holds either,
 // so a term can never match across two fields or two clients.

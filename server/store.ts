@@ -1,6 +1,6 @@
 // The client store: an immutable data set, sorted once, with its indexes made
 // once at start. It answers page(query) and byId(id) and knows nothing of HTTP.
-import type { ClientDetail } from '../seeds/schema-types';
+import type { ClientDetail } from '../contract/wire-types';
 import { foldField, normalizeTerm, SearchIndex } from './search-index';
 
 export interface ListQuery {

@@ -2,7 +2,7 @@
 // checked before any handler runs, responses before any byte is sent.
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { RequestHandler } from 'express';
-import type { OpenApiDocument } from '../seeds/spec';
+import type { OpenApiDocument } from '../contract/spec';
 import { ApiError, quoted } from './errors';
 import { contextOf } from './request-context';
 

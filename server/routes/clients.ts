@@ -1,7 +1,7 @@
 // Tag Client: thin handlers over the store. The validator has already checked
 // every parameter, so handlers only read them.
 import { Router, type RequestHandler } from 'express';
-import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../seeds/schema-types';
+import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../contract/wire-types';
 import { ApiError } from '../errors';
 import { readListQuery, setPagingHeaders } from '../paging';
 import { toExtended, toSimple } from '../projections';

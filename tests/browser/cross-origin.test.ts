@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import type { ErrorDto } from '../../seeds/schema-types';
+import type { ErrorDto } from '../../contract/wire-types';
 import { API_KEY, startTestServer, testStore, type TestServer } from '../support/servers';
 import { launchChromium, newPage, watchProblems, WAIT_MS, type PageProblems } from './chromium';
 

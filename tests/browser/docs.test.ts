@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { loadSpec } from '../../seeds/spec';
+import { loadSpec } from '../../contract/spec';
 import { API_KEY, ROOT, startTestServer, type TestServer } from '../support/servers';
 import { launchChromium, newPage, watchProblems, WAIT_MS, type PageProblems } from './chromium';
 

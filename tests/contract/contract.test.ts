@@ -1,8 +1,8 @@
 // The contract suite: every named check of lib/checks.ts, one describe per
 // operation. Runs against our server in-process, or unchanged against any
 // deployment: CONTRACT_BASE_URL=… CONTRACT_API_KEY=… (or npm run contract -- --base-url … --api-key …).
-import { CheckContext, CONTRACT_CHECKS, type OperationName } from './lib/checks';
-import { openTarget, type OpenTarget } from './lib/local-target';
+import { CheckContext, CONTRACT_CHECKS, type OperationName } from '../../contract-suite/checks';
+import { openTarget, type OpenTarget } from './local-target';
 
 let opened: OpenTarget;
 let context: CheckContext;

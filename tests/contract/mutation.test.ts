@@ -2,8 +2,8 @@
 // a time. The contract checks (lib/checks.ts, the very functions the contract
 // suite runs) must fail against every mutant, and pass against the unchanged
 // proxy. Prints each mutant, the checks that caught it, and the kill ratio.
-import { runChecks } from './lib/checks';
-import { MUTANTS, startMutantProxy, type Mutant } from './lib/mutants';
+import { runChecks } from '../../contract-suite/checks';
+import { MUTANTS, startMutantProxy, type Mutant } from '../../contract-suite/mutants';
 import { API_KEY, startTestServer, type TestServer } from '../support/servers';
 
 let server: TestServer;

@@ -3,10 +3,10 @@
 // invalid. A failure prints the shrunk request as a curl line. Reproduce a run
 // with CONTRACT_FC_SEED=<seed>; CONTRACT_FC_RUNS changes the number of requests.
 import fc from 'fast-check';
-import { CheckContext } from './lib/checks';
-import { requestArbitrary, verify, type GeneratedRequest } from './lib/generators';
-import { send, toCurl } from './lib/http';
-import { openTarget, type OpenTarget } from './lib/local-target';
+import { CheckContext } from '../../contract-suite/checks';
+import { requestArbitrary, verify, type GeneratedRequest } from '../../contract-suite/generators';
+import { send, toCurl } from '../../contract-suite/http';
+import { openTarget, type OpenTarget } from './local-target';
 
 const SEED = Number(process.env.CONTRACT_FC_SEED ?? 20260101);
 const RUNS = Number(process.env.CONTRACT_FC_RUNS ?? 1200);

@@ -4,7 +4,7 @@
 // by HTTP rules (RFC 9110 §9.3.2), so for HEAD only the status and headers are
 // checked. A CORS preflight (OPTIONS with Access-Control-Request-Method) is
 // answered 204 by design, so the OPTIONS cases here are plain OPTIONS (405).
-import type { ErrorCode } from '../../seeds/schema-types';
+import type { ErrorCode } from '../../contract/wire-types';
 import { API_KEY, get, startTestServer, type TestServer } from '../support/servers';
 import { rawRequest, sendRaw, sendRawAll, type RawResponse } from './raw-http';
 

@@ -1,6 +1,6 @@
 // Every generated record validates against the schemas compiled from openapi.yaml.
 import { generateClients } from '../../seeds/client';
-import { describeSchemaError, SpecSchemas } from '../../seeds/spec';
+import { describeSchemaError, SpecSchemas } from '../../contract/spec';
 import { toExtended, toSimple } from '../../server/projections';
 
 const schemas = new SpecSchemas();

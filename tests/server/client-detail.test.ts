@@ -1,4 +1,4 @@
-import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../seeds/schema-types';
+import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../contract/wire-types';
 import { get, startTestServer, type TestServer } from '../support/servers';
 
 let server: TestServer;

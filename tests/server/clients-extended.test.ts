@@ -1,5 +1,5 @@
-import type { ClientExtended, ClientExtendedPage, ClientSimplePage } from '../../seeds/schema-types';
-import { foldText } from '../../seeds/text';
+import type { ClientExtended, ClientExtendedPage, ClientSimplePage } from '../../contract/wire-types';
+import { foldText } from '../../contract/text-folding';
 import { get, startTestServer, testStore, type TestServer } from '../support/servers';
 
 let server: TestServer;

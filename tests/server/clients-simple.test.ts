@@ -1,5 +1,5 @@
 import { compareClients } from '../../server/store';
-import type { ClientSimplePage } from '../../seeds/schema-types';
+import type { ClientSimplePage } from '../../contract/wire-types';
 import { get, startTestServer, testStore, type TestServer } from '../support/servers';
 
 let server: TestServer;

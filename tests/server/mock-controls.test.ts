@@ -4,8 +4,8 @@
 // status added to the spec is tested here without touching this file.
 import type { IncomingMessage } from 'node:http';
 import { FaultInjector } from '../../server/mock-controls';
-import type { ErrorCode, ErrorDto } from '../../seeds/schema-types';
-import { loadSpec, SpecSchemas } from '../../seeds/spec';
+import type { ErrorCode, ErrorDto } from '../../contract/wire-types';
+import { loadSpec, SpecSchemas } from '../../contract/spec';
 import { get, startTestServer, testStore, API_KEY, type TestServer } from '../support/servers';
 
 const spec = loadSpec();

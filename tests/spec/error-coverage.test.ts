@@ -1,6 +1,6 @@
 // Every row of DESIGN.md's error table is documented, with ErrorDto, on each
 // operation it applies to; every documented response has a realistic example.
-import { loadSpec } from '../../seeds/spec';
+import { loadSpec } from '../../contract/spec';
 
 type Json = Record<string, unknown>;
 const spec = loadSpec();

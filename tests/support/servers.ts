@@ -10,7 +10,7 @@ import { createLogger } from '../../server/logger';
 import { startHttpServer, type RunningServer } from '../../server/http-server';
 import { ClientStore } from '../../server/store';
 import { generateClients } from '../../seeds/client';
-import type { ClientDetail } from '../../seeds/schema-types';
+import type { ClientDetail } from '../../contract/wire-types';
 
 export const API_KEY = 'dev-key';
 export const ROOT = path.resolve(__dirname, '../..');

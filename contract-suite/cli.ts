@@ -4,7 +4,7 @@
 // check (which always tests our own server) is left out when a URL is given.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { projectRoot } from './contract-processes';
+import { projectRoot } from '../scripts/contract-processes';
 
 const USAGE = `Usage: npm run contract -- [--base-url URL] [--api-key KEY] [--seed N] [--runs N]
 

@@ -2,7 +2,7 @@
 // functions of an exchange: the paging arithmetic, the echo of Page and
 // PageSize, the Link header, and what each filter keeps. Shared by the named
 // checks and the property-based run, so both hold a deployment to the same rules.
-import type { ClientExtended } from '../../../seeds/schema-types';
+import type { ClientExtended } from '../contract/wire-types';
 import type { Exchange } from './http';
 
 export const DEFAULT_PAGE = 1;

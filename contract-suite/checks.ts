@@ -7,7 +7,7 @@
 //
 // No check knows our seed: ids, staff, locations and search terms are
 // discovered from the lists of the deployment under test.
-import type { ClientDetail, ClientExtended, ClientSimple, ErrorCode, ErrorDto } from '../../../seeds/schema-types';
+import type { ClientDetail, ClientExtended, ClientSimple, ErrorCode, ErrorDto } from '../contract/wire-types';
 import { describeExchange, send, toCurl, type ApiRequest, type Exchange, type KeyRole } from './http';
 import { fold, linkRelations, listViolations, MAX_PAGE_SIZE, queryString, totalCount, type ListQuery, type PageBody } from './semantics';
 import { specContract, type SpecContract } from './spec-contract';

@@ -1,7 +1,7 @@
 // The route table, read from openapi.yaml: which path templates exist, which
 // operation answers each, and which operations are public. Requests are
 // matched exactly (case-sensitive, no trailing slash), as the spec writes them.
-import type { OpenApiDocument } from '../seeds/spec';
+import type { OpenApiDocument } from './spec';
 
 export type OperationId = 'ping' | 'exception' | 'getClientsSimple' | 'getClientsExtended' | 'getClientDetail';
 

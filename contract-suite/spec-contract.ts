@@ -5,7 +5,7 @@
 // headers and the body match the response the spec documents for that status?
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { loadSpec, describeSchemaError, type OpenApiDocument } from '../../../seeds/spec';
+import { loadSpec, describeSchemaError, type OpenApiDocument } from '../contract/spec';
 import type { Exchange } from './http';
 
 type Json = Record<string, unknown>;

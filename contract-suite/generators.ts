@@ -5,7 +5,7 @@
 // keys. Each generated request knows, from the schema alone, whether it is
 // valid; verify() holds the answer to the documented invariants.
 import fc from 'fast-check';
-import type { ClientDetail, ErrorDto } from '../../../seeds/schema-types';
+import type { ClientDetail, ErrorDto } from '../contract/wire-types';
 import type { ApiRequest, Exchange, KeyRole } from './http';
 import { listViolations, type ListQuery } from './semantics';
 import type { Sample } from './checks';
