@@ -224,6 +224,45 @@ function readFlags(argv: readonly string[]): Map<string, string> {
   return flags;
 }
 
+/** The settings a program may pass to startServer / createHandlers: any Config key, as its typed value or its text. */
+export type ConfigOptions = {
+  [K in Exclude<keyof Config, 'apiKeysGiven'>]?: Config[K] | string | number | boolean | readonly string[];
+};
+
+/** An option's value as the text its setting parses, so a program and the command line go through one parser. */
+function optionText(value: unknown): string {
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  if (Array.isArray(value)) return value.join(',');
+  if (value !== null && typeof value === 'object' && 'min' in value && 'max' in value) return `${String(value.min)}-${String(value.max)}`;
+  return String(value);
+}
+
+/**
+ * The Config for a program's options (startServer, createHandlers): the same
+ * table, parsers and defaults as loadConfig; an unknown option or a bad value
+ * is a ConfigError naming the option. The environment is not read: a test
+ * set-up says what it means.
+ */
+export function configFromOptions(options: Readonly<ConfigOptions> = {}): Readonly<Config> {
+  const known = new Map(SETTINGS.map((s) => [s.key as string, s]));
+  for (const name of Object.keys(options)) {
+    if (!known.has(name)) throw new ConfigError(`unknown option ${name}`);
+  }
+  const config: Partial<Record<keyof Config, unknown>> = {};
+  for (const s of SETTINGS) {
+    const given = (options as Record<string, unknown>)[s.key];
+    const raw = given === undefined ? s.fallback : optionText(given);
+    try {
+      config[s.key] = s.parse(raw);
+    } catch (error) {
+      const shown = s.key === 'apiKeys' ? '' : `=${JSON.stringify(raw)}`;
+      throw new ConfigError(`invalid option ${s.key}${shown}: ${(error as Error).message}`);
+    }
+  }
+  config.apiKeysGiven = options.apiKeys !== undefined;
+  return Object.freeze(config as Config);
+}
+
 export function loadConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Readonly<Config> {
   const flags = readFlags(argv);
   const config: Partial<Record<keyof Config, unknown>> = {};

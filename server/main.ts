@@ -2,14 +2,14 @@
 // The only module with side effects: reads the configuration, builds the data,
 // listens, and stops cleanly on SIGTERM/SIGINT.
 import cluster from 'node:cluster';
-import { ClientStore } from './store';
+import type { ClientStore } from './store';
 import { ConfigError, helpText, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import { createApp, warmUp } from './app';
 import { startHttpServer, TIMEOUTS } from './http-server';
 import { EXIT_CRASH, exitOnCrash } from './crash-policy';
-import { generateClients } from '../seeds/client';
-import { DataFileError, loadDataFile } from '../seeds/data-file';
+import { DataFileError } from '../seeds/data-file';
+import { buildStore } from './mock';
 
 /** Exit code for a configuration or data-file error (DESIGN: bad value → exit 2). */
 const EXIT_BAD_SETTING = 2;
@@ -33,10 +33,9 @@ function readConfig(): Readonly<Config> {
   }
 }
 
-function buildStore(config: Readonly<Config>): ClientStore {
+function buildStoreOrFail(config: Readonly<Config>): ClientStore {
   try {
-    const clients = config.dataFile ? loadDataFile(config.dataFile) : generateClients(config.seed, config.clients);
-    return new ClientStore(clients);
+    return buildStore(config);
   } catch (error) {
     if (error instanceof DataFileError) fail(`DATA_FILE ${error.message}`);
     throw error;
@@ -54,7 +53,7 @@ function startupLine(config: Readonly<Config>, port: number, clients: number): s
 async function runWorker(config: Readonly<Config>): Promise<void> {
   const logger = createLogger(config.logLevel);
   exitOnCrash(logger);
-  const store = buildStore(config);
+  const store = buildStoreOrFail(config);
   const app = createApp(config, store, logger);
   await warmUp(app);
   const running = await startHttpServer(app, config.port, config.host, logger).catch((error: NodeJS.ErrnoException) =>
