@@ -17,7 +17,7 @@ export interface Timeouts {
   keepAliveMs: number;
   /** How often Node checks headersMs/requestMs (its default, 30 s, would let a slow sender stay 30 s longer). */
   checkIntervalMs: number;
-  /** How long a stop waits for in-flight requests before it cuts connections (DESIGN: exit within 10 s). */
+  /** How long a stop waits for in-flight requests before it cuts connections (docs/reliability.md: a stop exits within 10 s). */
   drainMs: number;
 }
 

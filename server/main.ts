@@ -11,7 +11,7 @@ import { EXIT_CRASH, exitOnCrash } from './crash-policy';
 import { DataFileError } from '../seeds/data-file';
 import { buildStore } from './mock';
 
-/** Exit code for a configuration or data-file error (DESIGN: bad value → exit 2). */
+/** Exit code for a configuration or data-file error (docs/decisions.md: a bad setting → one line, exit 2). */
 const EXIT_BAD_SETTING = 2;
 
 function fail(message: string): never {

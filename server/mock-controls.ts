@@ -1,4 +1,4 @@
-// Mock controls (DESIGN "Mock controls"): the Prefer header (code=NNN,
+// Mock controls (openapi.yaml, the Prefer parameter): the Prefer header (code=NNN,
 // delay=MS) steers one response; LATENCY_MS and ERROR_RATE shape the responses
 // of the Client operations, never the diagnostics. Simulated failures follow a
 // sequence seeded by SEED, so a test run that sends the same requests in the

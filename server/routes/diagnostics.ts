@@ -1,4 +1,4 @@
-// Tag Diagnostics: public operations, exact as the seed describes them.
+// Tag Diagnostics: public operations, exact as the service description gives them.
 import { Router } from 'express';
 import { ApiError, TEST_EXCEPTION_MESSAGE } from '../errors';
 

@@ -1,4 +1,4 @@
-// Realism and self-consistency of the generated data (DESIGN.md "Data").
+// Realism and self-consistency of the generated data (docs/data.md).
 import { generateClients, ClientGenerator } from '../../seeds/client';
 import { isValidPersonalId, luhnCheckDigit, REFERENCE_DATE_UTC } from '../../seeds/personal-id';
 import { emailToken } from '../../seeds/text';

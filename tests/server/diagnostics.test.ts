@@ -24,7 +24,7 @@ describe('GET /api/v1/Diagnostics/Ping', () => {
 });
 
 describe('GET /api/v1/Diagnostics/Exception', () => {
-  test("GET /Diagnostics/Exception → 500 TEST_EXCEPTION with the seed's exact message, without a key", async () => {
+  test("GET /Diagnostics/Exception → 500 TEST_EXCEPTION with the service description's exact message, without a key", async () => {
     const response = await get(server.baseUrl, '/api/v1/Diagnostics/Exception', {});
 
     expect(response.status).toBe(500);

@@ -1,4 +1,4 @@
-// Mock controls (DESIGN "Mock controls"): Prefer code and delay on every
+// Mock controls (openapi.yaml, the Prefer parameter): Prefer code and delay on every
 // operation, LATENCY_MS and ERROR_RATE on the Client operations only. The
 // operations and their documented statuses are read from openapi.yaml, so a
 // status added to the spec is tested here without touching this file.

@@ -1,4 +1,4 @@
-// Every row of DESIGN.md's error table is documented, with ErrorDto, on each
+// Every row of the error table (docs/decisions.md) is documented, with ErrorDto, on each
 // operation it applies to; every documented response has a realistic example.
 import { loadSpec } from '../../contract/spec';
 
@@ -10,7 +10,7 @@ const responses = (spec.components.responses ?? {}) as Json;
 const CLIENT_OPERATIONS = ['getClientsSimple', 'getClientsExtended', 'getClientDetail'];
 const ALL_OPERATIONS = ['ping', 'exception', ...CLIENT_OPERATIONS];
 
-// DESIGN.md "Errors": status, Code, and the operations the row applies to.
+// docs/decisions.md "Errors": status, Code, and the operations the row applies to.
 const ERROR_TABLE: { status: string; code: string; operations: string[] }[] = [
   { status: '400', code: 'VALIDATION_ERROR', operations: ALL_OPERATIONS },
   { status: '401', code: 'UNAUTHORIZED', operations: CLIENT_OPERATIONS },
@@ -46,7 +46,7 @@ function exampleCodes(content: Json): string[] {
   return examples.map((e) => e.Code as string);
 }
 
-describe('openapi.yaml documents every error of DESIGN.md', () => {
+describe('openapi.yaml documents every error of the error table', () => {
   const rows = ERROR_TABLE.flatMap((row) => row.operations.map((operationId) => ({ ...row, operationId })));
 
   test.each(rows)('$operationId documents $status $code as an ErrorDto', ({ operationId, status, code }) => {
