@@ -1,9 +1,11 @@
 // The route table, read from openapi.yaml: which path templates exist, which
 // operation answers each, and which operations are public. Requests are
 // matched exactly (case-sensitive, no trailing slash), as the spec writes them.
+import type { operations } from '../generated/openapi';
 import type { OpenApiDocument } from './spec';
 
-export type OperationId = 'ping' | 'exception' | 'getClientsSimple' | 'getClientsExtended' | 'getClientDetail';
+/** The spec's operationIds, as openapi-typescript generated them. */
+export type OperationId = keyof operations;
 
 export interface Operation {
   operationId: OperationId;

@@ -93,4 +93,3 @@ export function generateClients(seed: number, count: number): ClientDetail[] {
 }
 
 // Re-exported so callers need one import for generation.
-export { createSeededFakers };

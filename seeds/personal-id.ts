@@ -20,8 +20,6 @@ const HALF_BITS = 13; // 2^26 > SLOT_COUNT, split into two 13-bit halves
 const HALF_MASK = (1 << HALF_BITS) - 1;
 const ROUNDS = 4;
 
-export const MAX_PERSONAL_IDS = SLOT_COUNT;
-
 /** A keyed Feistel permutation of [0, SLOT_COUNT), made by cycle-walking over [0, 2^26). */
 export function permuteSlot(seed: number, index: number): number {
   if (index < 0 || index >= SLOT_COUNT) throw new RangeError(`index ${index} outside the PersonalId space`);
