@@ -3,7 +3,10 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/tests'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': 'ts-jest' },
+  transform: { '^.+\\.ts$': 'ts-jest', '^.+\\.m?js$': '<rootDir>/tests/support/esm-to-cjs.js' },
+  // Only the ES-module-only packages that msw 2 and light-my-request load are transformed (judged by the
+  // innermost node_modules folder of the path); the rest of node_modules loads as it is.
+  transformIgnorePatterns: ['/node_modules/(?!(rettime|until-async|@open-draft/deferred-promise|cookie)/)(?!.*/node_modules/)'],
   testTimeout: 30000,
   // Servers started by a test are closed by that test; a leak must fail loudly, not hang CI.
   forceExit: false,

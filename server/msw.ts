@@ -1,0 +1,86 @@
+// MSW handlers that answer from this very mock, in-process (issue 15; docs/frontend.md).
+// Each intercepted fetch is injected into the real app's request handler with
+// light-my-request: no port, no socket, yet routing, auth, validation, paging,
+// filters, headers and Prefer run exactly as over HTTP, because it is the same app.
+// What remains different is socket-level behaviour only (server timeouts,
+// keep-alive and connection handling, raw-socket answers to malformed HTTP).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { inject } from 'light-my-request';
+import { http, type HttpHandler } from 'msw';
+import { configFromOptions, type ConfigOptions } from './config';
+import { mockFromConfig, type Mock } from './mock';
+
+export interface HandlerOptions extends ConfigOptions {
+  /** Where the code under test sends its requests, e.g. `http://127.0.0.1:4000` (a path prefix is stripped). */
+  baseUrl: string;
+}
+
+/** Headers the Fetch API manages itself; copying them onto a Response would describe the wrong body framing. */
+const FRAMING_HEADERS = new Set(['transfer-encoding', 'connection', 'keep-alive']);
+
+function toFetchHeaders(headers: Record<string, string | string[] | number | undefined>): Headers {
+  const result = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || FRAMING_HEADERS.has(name)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) result.append(name, String(item));
+  }
+  return result;
+}
+
+/**
+ * Express gives every request and response its own prototype (app.request,
+ * app.response); light-my-request captures the answer in methods of its own
+ * Request and Response prototypes (write, end, writeHead, destroy, ...). Copying
+ * those onto the objects first keeps them in force after Express's swap.
+ */
+function pinOwnMethods(target: object): void {
+  const prototype = Object.getPrototypeOf(target) as Record<string, unknown>;
+  for (const name of Object.getOwnPropertyNames(prototype)) {
+    const method = prototype[name];
+    if (name !== 'constructor' && typeof method === 'function') Object.defineProperty(target, name, { value: method, writable: true });
+  }
+}
+
+function dispatchTo(app: Mock['app']) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    pinOwnMethods(req);
+    pinOwnMethods(res);
+    app(req, res);
+  };
+}
+
+/**
+ * Handlers for msw's `setupServer` (vitest, jest). Options are the mock's own
+ * (seed, clients, dataFile, apiKeys, auth, latencyMs, errorRate, ...), checked at
+ * once: a bad option throws a ConfigError here, not at the first request. The
+ * data is built once, in the background, and shared by every handler call.
+ */
+export function createHandlers(options: Readonly<HandlerOptions>): HttpHandler[] {
+  const { baseUrl, ...mockOptions } = options;
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const config = configFromOptions({ logLevel: 'silent', ...mockOptions });
+  const ready: Promise<Mock> = mockFromConfig(config);
+  // A bad data file rejects here; it is reported at the first request, not as an unhandled rejection.
+  ready.catch(() => undefined);
+
+  const handler = http.all(`${base.origin}${prefix}/*`, async ({ request }) => {
+    const mock = await ready;
+    const url = new URL(request.url);
+    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : Buffer.from(await request.arrayBuffer());
+    const answer = await inject(dispatchTo(mock.app), {
+      method: request.method as 'GET',
+      // The raw path and query, as the client encoded them: the app's own parsing must see what a socket would carry.
+      url: url.pathname.slice(prefix.length) + url.search,
+      headers: Object.fromEntries(request.headers),
+      ...(body ? { payload: body } : {}),
+      remoteAddress: '127.0.0.1',
+    });
+    const noBody = answer.statusCode === 204 || answer.statusCode === 304 || request.method === 'HEAD';
+    return new Response(noBody ? null : answer.rawPayload, {
+      status: answer.statusCode,
+      headers: toFetchHeaders(answer.headers),
+    });
+  });
+  return [handler];
+}
