@@ -119,7 +119,7 @@ export interface components {
     schemas: {
         /**
          * Format: uuid
-         * @example 0b9c4c1e-6f1a-4a5e-9d43-2a1f7c3e8b10
+         * @example 813af4e5-d7c6-4b23-99cd-b630757ec93a
          */
         Uuid: string;
         /** @enum {string} */
@@ -380,10 +380,26 @@ export interface components {
          */
         PageSize: number;
         /**
-         * @description Mock control (RFC 7240 style), ignored by a real deployment.
-         *     `code=NNN` returns that documented status of the operation with an
-         *     `ErrorDto`; `delay=MS` (0 to 10000) delays the response. Separate the
-         *     two with a comma or a semicolon.
+         * @description Mock control, ignored by a real deployment. A list of preferences as
+         *     RFC 7240 writes them (`name=value`, separated by commas; a semicolon
+         *     also separates this mock's own). The mock implements three:
+         *
+         *     - `code=NNN`: answer that status, which the operation must document,
+         *       with a valid `ErrorDto` (a 2xx status asks for the real answer);
+         *     - `delay=MS`: answer that many milliseconds late (0 to 10000);
+         *     - `example=NAME`: answer the operation's named example `NAME` from
+         *       this document, for the status `code` asks for, else for the first
+         *       documented status that has an example of that name. The lists have
+         *       `typical`, `empty`, `single` and `longest`, where `X-Total-Count` is
+         *       the example's number of results; Detail has `typical`,
+         *       `nullSections` and `longest`; error responses have theirs (e.g.
+         *       `code=401, example=missingKey`).
+         *
+         *     As RFC 7240 asks, a preference the mock does not implement
+         *     (`return=minimal`, `handling=lenient`, `respond-async`, ...) is
+         *     ignored, and so is a repeated one after its first instance. A bad
+         *     value of `code`, `delay` or `example` is `400 VALIDATION_ERROR`
+         *     naming it; an unknown example name lists the known ones.
          */
         Prefer: string;
     };
@@ -424,10 +440,26 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Mock control (RFC 7240 style), ignored by a real deployment.
-                 *     `code=NNN` returns that documented status of the operation with an
-                 *     `ErrorDto`; `delay=MS` (0 to 10000) delays the response. Separate the
-                 *     two with a comma or a semicolon.
+                 * @description Mock control, ignored by a real deployment. A list of preferences as
+                 *     RFC 7240 writes them (`name=value`, separated by commas; a semicolon
+                 *     also separates this mock's own). The mock implements three:
+                 *
+                 *     - `code=NNN`: answer that status, which the operation must document,
+                 *       with a valid `ErrorDto` (a 2xx status asks for the real answer);
+                 *     - `delay=MS`: answer that many milliseconds late (0 to 10000);
+                 *     - `example=NAME`: answer the operation's named example `NAME` from
+                 *       this document, for the status `code` asks for, else for the first
+                 *       documented status that has an example of that name. The lists have
+                 *       `typical`, `empty`, `single` and `longest`, where `X-Total-Count` is
+                 *       the example's number of results; Detail has `typical`,
+                 *       `nullSections` and `longest`; error responses have theirs (e.g.
+                 *       `code=401, example=missingKey`).
+                 *
+                 *     As RFC 7240 asks, a preference the mock does not implement
+                 *     (`return=minimal`, `handling=lenient`, `respond-async`, ...) is
+                 *     ignored, and so is a repeated one after its first instance. A bad
+                 *     value of `code`, `delay` or `example` is `400 VALIDATION_ERROR`
+                 *     naming it; an unknown example name lists the known ones.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -458,10 +490,26 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Mock control (RFC 7240 style), ignored by a real deployment.
-                 *     `code=NNN` returns that documented status of the operation with an
-                 *     `ErrorDto`; `delay=MS` (0 to 10000) delays the response. Separate the
-                 *     two with a comma or a semicolon.
+                 * @description Mock control, ignored by a real deployment. A list of preferences as
+                 *     RFC 7240 writes them (`name=value`, separated by commas; a semicolon
+                 *     also separates this mock's own). The mock implements three:
+                 *
+                 *     - `code=NNN`: answer that status, which the operation must document,
+                 *       with a valid `ErrorDto` (a 2xx status asks for the real answer);
+                 *     - `delay=MS`: answer that many milliseconds late (0 to 10000);
+                 *     - `example=NAME`: answer the operation's named example `NAME` from
+                 *       this document, for the status `code` asks for, else for the first
+                 *       documented status that has an example of that name. The lists have
+                 *       `typical`, `empty`, `single` and `longest`, where `X-Total-Count` is
+                 *       the example's number of results; Detail has `typical`,
+                 *       `nullSections` and `longest`; error responses have theirs (e.g.
+                 *       `code=401, example=missingKey`).
+                 *
+                 *     As RFC 7240 asks, a preference the mock does not implement
+                 *     (`return=minimal`, `handling=lenient`, `respond-async`, ...) is
+                 *     ignored, and so is a repeated one after its first instance. A bad
+                 *     value of `code`, `delay` or `example` is `400 VALIDATION_ERROR`
+                 *     naming it; an unknown example name lists the known ones.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -501,10 +549,26 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Mock control (RFC 7240 style), ignored by a real deployment.
-                 *     `code=NNN` returns that documented status of the operation with an
-                 *     `ErrorDto`; `delay=MS` (0 to 10000) delays the response. Separate the
-                 *     two with a comma or a semicolon.
+                 * @description Mock control, ignored by a real deployment. A list of preferences as
+                 *     RFC 7240 writes them (`name=value`, separated by commas; a semicolon
+                 *     also separates this mock's own). The mock implements three:
+                 *
+                 *     - `code=NNN`: answer that status, which the operation must document,
+                 *       with a valid `ErrorDto` (a 2xx status asks for the real answer);
+                 *     - `delay=MS`: answer that many milliseconds late (0 to 10000);
+                 *     - `example=NAME`: answer the operation's named example `NAME` from
+                 *       this document, for the status `code` asks for, else for the first
+                 *       documented status that has an example of that name. The lists have
+                 *       `typical`, `empty`, `single` and `longest`, where `X-Total-Count` is
+                 *       the example's number of results; Detail has `typical`,
+                 *       `nullSections` and `longest`; error responses have theirs (e.g.
+                 *       `code=401, example=missingKey`).
+                 *
+                 *     As RFC 7240 asks, a preference the mock does not implement
+                 *     (`return=minimal`, `handling=lenient`, `respond-async`, ...) is
+                 *     ignored, and so is a repeated one after its first instance. A bad
+                 *     value of `code`, `delay` or `example` is `400 VALIDATION_ERROR`
+                 *     naming it; an unknown example name lists the known ones.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -523,28 +587,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "Page": 1,
-                     *       "PageSize": 2,
-                     *       "Results": [
-                     *         {
-                     *           "IdClient": "0b9c4c1e-6f1a-4a5e-9d43-2a1f7c3e8b10",
-                     *           "FullName": "Åsa Lindqvist",
-                     *           "PersonalId": "19840312-2384",
-                     *           "Phone": "+46 70 123 45 67",
-                     *           "Email": "asa.lindqvist1@example.com"
-                     *         },
-                     *         {
-                     *           "IdClient": "5d2e8a47-1c3b-4f0e-8a6d-9b7c2e1f4a33",
-                     *           "FullName": "Björn Andersson",
-                     *           "PersonalId": "19570921-1186",
-                     *           "Phone": "+46 73 555 01 42",
-                     *           "Email": "bjorn.andersson2@example.org"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["ClientSimplePage"];
                 };
             };
@@ -585,21 +627,37 @@ export interface operations {
                 filter?: string;
                 /**
                  * @description Only clients assigned to this staff member. An unknown uuid matches no client.
-                 * @example 7a1c9e52-3b4d-4e6f-8a90-b1c2d3e4f5a6
+                 * @example af9b5699-ba15-4e04-8356-9e6f724c2891
                  */
                 idStaff?: string;
                 /**
                  * @description Only clients of this location. An unknown uuid matches no client.
-                 * @example 3f2e1d0c-9b8a-4765-8432-10fedcba9876
+                 * @example 5745a141-f2f0-48fe-bbaa-2869a78ecd06
                  */
                 idLocation?: string;
             };
             header?: {
                 /**
-                 * @description Mock control (RFC 7240 style), ignored by a real deployment.
-                 *     `code=NNN` returns that documented status of the operation with an
-                 *     `ErrorDto`; `delay=MS` (0 to 10000) delays the response. Separate the
-                 *     two with a comma or a semicolon.
+                 * @description Mock control, ignored by a real deployment. A list of preferences as
+                 *     RFC 7240 writes them (`name=value`, separated by commas; a semicolon
+                 *     also separates this mock's own). The mock implements three:
+                 *
+                 *     - `code=NNN`: answer that status, which the operation must document,
+                 *       with a valid `ErrorDto` (a 2xx status asks for the real answer);
+                 *     - `delay=MS`: answer that many milliseconds late (0 to 10000);
+                 *     - `example=NAME`: answer the operation's named example `NAME` from
+                 *       this document, for the status `code` asks for, else for the first
+                 *       documented status that has an example of that name. The lists have
+                 *       `typical`, `empty`, `single` and `longest`, where `X-Total-Count` is
+                 *       the example's number of results; Detail has `typical`,
+                 *       `nullSections` and `longest`; error responses have theirs (e.g.
+                 *       `code=401, example=missingKey`).
+                 *
+                 *     As RFC 7240 asks, a preference the mock does not implement
+                 *     (`return=minimal`, `handling=lenient`, `respond-async`, ...) is
+                 *     ignored, and so is a repeated one after its first instance. A bad
+                 *     value of `code`, `delay` or `example` is `400 VALIDATION_ERROR`
+                 *     naming it; an unknown example name lists the known ones.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -618,44 +676,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "Page": 1,
-                     *       "PageSize": 25,
-                     *       "Results": [
-                     *         {
-                     *           "IdClient": "0b9c4c1e-6f1a-4a5e-9d43-2a1f7c3e8b10",
-                     *           "FullName": "Åsa Lindqvist",
-                     *           "PersonalId": "19840312-2384",
-                     *           "Phone": "+46 70 123 45 67",
-                     *           "Email": "asa.lindqvist1@example.com",
-                     *           "PersonalInfo": {
-                     *             "FirstName": "Åsa",
-                     *             "LastName": "Lindqvist",
-                     *             "FullName": "Åsa Lindqvist",
-                     *             "PersonalId": "19840312-2384",
-                     *             "DateOfBirth": "1984-03-12",
-                     *             "Gender": "Female"
-                     *           },
-                     *           "ContactInfo": {
-                     *             "Email": "asa.lindqvist1@example.com",
-                     *             "Phone": "+46 70 123 45 67",
-                     *             "Address": {
-                     *               "Street": "Storgatan 12",
-                     *               "City": "Uppsala",
-                     *               "PostalCode": "753 20",
-                     *               "Country": "Sweden"
-                     *             }
-                     *           },
-                     *           "IdStaff": "7a1c9e52-3b4d-4e6f-8a90-b1c2d3e4f5a6",
-                     *           "StaffName": "Erik Nilsson",
-                     *           "IdLocation": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
-                     *           "LocationName": "Uppsala Health Centre",
-                     *           "Status": "Active"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["ClientExtendedPage"];
                 };
             };
@@ -670,17 +690,33 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Mock control (RFC 7240 style), ignored by a real deployment.
-                 *     `code=NNN` returns that documented status of the operation with an
-                 *     `ErrorDto`; `delay=MS` (0 to 10000) delays the response. Separate the
-                 *     two with a comma or a semicolon.
+                 * @description Mock control, ignored by a real deployment. A list of preferences as
+                 *     RFC 7240 writes them (`name=value`, separated by commas; a semicolon
+                 *     also separates this mock's own). The mock implements three:
+                 *
+                 *     - `code=NNN`: answer that status, which the operation must document,
+                 *       with a valid `ErrorDto` (a 2xx status asks for the real answer);
+                 *     - `delay=MS`: answer that many milliseconds late (0 to 10000);
+                 *     - `example=NAME`: answer the operation's named example `NAME` from
+                 *       this document, for the status `code` asks for, else for the first
+                 *       documented status that has an example of that name. The lists have
+                 *       `typical`, `empty`, `single` and `longest`, where `X-Total-Count` is
+                 *       the example's number of results; Detail has `typical`,
+                 *       `nullSections` and `longest`; error responses have theirs (e.g.
+                 *       `code=401, example=missingKey`).
+                 *
+                 *     As RFC 7240 asks, a preference the mock does not implement
+                 *     (`return=minimal`, `handling=lenient`, `respond-async`, ...) is
+                 *     ignored, and so is a repeated one after its first instance. A bad
+                 *     value of `code`, `delay` or `example` is `400 VALIDATION_ERROR`
+                 *     naming it; an unknown example name lists the known ones.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
             path: {
                 /**
                  * @description The client's `IdClient`, as returned by the lists.
-                 * @example 0b9c4c1e-6f1a-4a5e-9d43-2a1f7c3e8b10
+                 * @example 813af4e5-d7c6-4b23-99cd-b630757ec93a
                  */
                 idClient: string;
             };
@@ -696,68 +732,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "IdClient": "0b9c4c1e-6f1a-4a5e-9d43-2a1f7c3e8b10",
-                     *       "PersonalInfo": {
-                     *         "FirstName": "Åsa",
-                     *         "LastName": "Lindqvist",
-                     *         "FullName": "Åsa Lindqvist",
-                     *         "PersonalId": "19840312-2384",
-                     *         "DateOfBirth": "1984-03-12",
-                     *         "Gender": "Female"
-                     *       },
-                     *       "ContactInfo": {
-                     *         "Email": "asa.lindqvist1@example.com",
-                     *         "Phone": "+46 70 123 45 67",
-                     *         "Address": {
-                     *           "Street": "Storgatan 12",
-                     *           "City": "Uppsala",
-                     *           "PostalCode": "753 20",
-                     *           "Country": "Sweden"
-                     *         }
-                     *       },
-                     *       "Staff": {
-                     *         "IdStaff": "7a1c9e52-3b4d-4e6f-8a90-b1c2d3e4f5a6",
-                     *         "FullName": "Erik Nilsson",
-                     *         "Specialization": "General Practice",
-                     *         "Email": "erik.nilsson@care.example.org",
-                     *         "Phone": "+46 18 611 00 23"
-                     *       },
-                     *       "Location": {
-                     *         "IdLocation": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
-                     *         "Name": "Uppsala Health Centre",
-                     *         "Address": {
-                     *           "Street": "Kungsgatan 41",
-                     *           "City": "Uppsala",
-                     *           "PostalCode": "753 21",
-                     *           "Country": "Sweden"
-                     *         }
-                     *       },
-                     *       "Insurance": {
-                     *         "IdInsurance": "9e8d7c6b-5a49-4382-a716-05f4e3d2c1b0",
-                     *         "Name": "Nordic Health Mutual",
-                     *         "Code": "NHM",
-                     *         "PolicyNumber": "NHM-4820-1937"
-                     *       },
-                     *       "Medical": {
-                     *         "Allergies": [
-                     *           {
-                     *             "Name": "Penicillin",
-                     *             "Severity": "Severe"
-                     *           }
-                     *         ],
-                     *         "Medications": [
-                     *           {
-                     *             "Name": "Levothyroxine",
-                     *             "Dosage": "50 mcg",
-                     *             "Frequency": "Once daily"
-                     *           }
-                     *         ]
-                     *       },
-                     *       "Status": "Active"
-                     *     }
-                     */
                     "application/json": components["schemas"]["ClientDetail"];
                 };
             };

@@ -53,6 +53,11 @@ export function noRoute(method: string | undefined, path: string): ApiError {
   return new ApiError('NOT_FOUND', `No route ${method ?? ''} ${path.slice(0, 200)}`);
 }
 
+/** 404 for a Detail id that no client has; `note` marks a simulated one. */
+export function clientNotFound(idClient: string, note = ''): ApiError {
+  return new ApiError('CLIENT_NOT_FOUND', `No client with IdClient ${idClient} exists${note}`);
+}
+
 /** 405 for any method but GET on a known path; `note` marks a simulated one. */
 export function methodNotAllowed(method: string, note = ''): ApiError {
   return new ApiError('METHOD_NOT_ALLOWED', `${method.slice(0, 20)} is not allowed on this path; use GET${note}`, { Allow: 'GET' });
@@ -86,7 +91,6 @@ export function describeRequestError(error: ValidatorError): string {
   const [, location, rawName] = match as unknown as [string, string, string];
   const name = location === 'headers' ? (HEADER_NAMES[rawName] ?? rawName) : rawName.slice(0, MAX_QUOTED_NAME);
   const rule = first.message ?? 'is not valid';
-  if (name === 'Prefer' && /pattern/.test(rule)) return `header 'Prefer' must be code=NNN and/or delay=MS, e.g. 'code=404, delay=500'`;
   if (/^Unknown query parameter/i.test(rule)) return `unknown query parameter '${name}'`;
   if (/^Empty value found/i.test(rule)) return `${LOCATION_NAMES[location]} '${name}' must not be empty`;
   return `${LOCATION_NAMES[location]} '${name}' ${rule}`;

@@ -1,35 +1,18 @@
-// Mock controls (openapi.yaml, the Prefer parameter): the Prefer header (code=NNN,
-// delay=MS) steers one response; LATENCY_MS and ERROR_RATE shape the responses
-// of the Client operations, never the diagnostics. Simulated failures follow a
-// sequence seeded by SEED, so a test run that sends the same requests in the
-// same order (one after the other) sees the same failures.
+// Mock controls (openapi.yaml, the Prefer parameter): the Prefer header
+// (code=NNN, delay=MS, example=NAME) steers one response; LATENCY_MS and
+// ERROR_RATE shape the responses of the Client operations, never the
+// diagnostics. Simulated failures follow a sequence seeded by SEED, so a test
+// run that sends the same requests in the same order (one after the other)
+// sees the same failures.
 import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { Sfc32Randomizer } from '../seeds/random';
 import type { Config } from './config';
-import { ApiError, INTERNAL_ERROR_MESSAGE, UNKNOWN_KEY_MESSAGE } from './errors';
-import type { Operation, RouteMatch } from '../contract/operations';
-
-/** openapi.yaml, parameter `Prefer`: `delay=MS` from 0 to 10000. */
-export const MAX_PREFER_DELAY_MS = 10_000;
-
-export interface PreferDirectives {
-  code?: number;
-  delayMs?: number;
-}
-
-/** Reads `code=NNN` and `delay=MS` from a Prefer header (its syntax is checked by the validator first). */
-export function parsePrefer(header: string | string[] | undefined): PreferDirectives {
-  const directives: PreferDirectives = {};
-  const text = Array.isArray(header) ? header.join(',') : header;
-  if (!text) return directives;
-  for (const part of text.split(/[,;]/)) {
-    const [name, value] = part.trim().split('=');
-    if (name === 'code') directives.code = Number(value);
-    if (name === 'delay') directives.delayMs = Number(value);
-  }
-  return directives;
-}
+import { ApiError, clientNotFound, INTERNAL_ERROR_MESSAGE, methodNotAllowed, UNKNOWN_KEY_MESSAGE } from './errors';
+import type { RouteMatch } from '../contract/operations';
+import type { ErrorDto } from '../contract/wire-types';
+import { readListQuery, setPagingHeaders } from './paging';
+import { readPrefer, type PreferDirectives } from './prefer';
 
 export interface FaultDecision {
   delayMs: number;
@@ -94,55 +77,66 @@ export class FaultInjector {
   }
 }
 
-/** The error a `Prefer: code=NNN` asks for: the catalogue's error for that documented status of the operation. */
-function simulatedError(status: number, route: RouteMatch): ApiError {
-  const note = `(simulated: Prefer code=${status})`;
+/**
+ * The error a `Prefer: code=NNN` asks for: the catalogue's own error for that
+ * documented status (server/errors.ts), marked as simulated.
+ */
+function simulatedError(status: number, route: RouteMatch, method: string): ApiError {
+  const note = ` (simulated: Prefer code=${status})`;
   switch (status) {
     case 400:
-      return new ApiError('VALIDATION_ERROR', `The request is not valid ${note}`);
+      return new ApiError('VALIDATION_ERROR', `The request is not valid${note}`);
     case 401:
-      return new ApiError('UNAUTHORIZED', `${UNKNOWN_KEY_MESSAGE} ${note}`);
+      return new ApiError('UNAUTHORIZED', `${UNKNOWN_KEY_MESSAGE}${note}`);
     case 404:
       // Only getClientDetail documents 404, and its template always has {idClient}, already checked to be a uuid.
-      return new ApiError('CLIENT_NOT_FOUND', `No client with IdClient ${route.params.idClient ?? '(none)'} exists ${note}`);
+      return clientNotFound(route.params.idClient ?? '(none)', note);
     case 405:
-      return new ApiError('METHOD_NOT_ALLOWED', `Only GET is allowed on this path ${note}`, { Allow: 'GET' });
+      return methodNotAllowed(method, note);
     default:
-      return new ApiError('INTERNAL_ERROR', `${INTERNAL_ERROR_MESSAGE} ${note}`);
-  }
-}
-
-function checkPrefer(prefer: PreferDirectives, operation: Operation): void {
-  if (prefer.delayMs !== undefined && prefer.delayMs > MAX_PREFER_DELAY_MS) {
-    throw new ApiError('VALIDATION_ERROR', `header 'Prefer' delay must be from 0 to ${MAX_PREFER_DELAY_MS} ms`);
-  }
-  if (prefer.code !== undefined && !operation.statuses.has(prefer.code)) {
-    const documented = [...operation.statuses].sort((a, b) => a - b).join(', ');
-    throw new ApiError(
-      'VALIDATION_ERROR',
-      `header 'Prefer' asks for status ${prefer.code}, which ${operation.template} does not document (${documented})`,
-    );
+      return new ApiError('INTERNAL_ERROR', `${INTERNAL_ERROR_MESSAGE}${note}`);
   }
 }
 
 /**
- * Runs after the validator, before the handlers. `Prefer: code` with an error
- * status answers that error; with a 2xx status the handler answers as usual
- * (an explicit code also overrides an ERROR_RATE failure). Delays add up:
- * `Prefer: delay` plus LATENCY_MS.
+ * A named example of openapi.yaml as the answer. An error example leaves as an
+ * ApiError, so the one error writer sends it (with `Allow` on a 405); a list
+ * example carries the paging headers of a data set that holds just its results.
+ */
+function answerExample(example: NonNullable<PreferDirectives['example']>, req: Request, res: Response): ApiError | undefined {
+  if (example.status >= 300) {
+    const { Code, Message } = example.value as ErrorDto;
+    return new ApiError(Code, Message, Code === 'METHOD_NOT_ALLOWED' ? methodNotAllowed(req.method).headers : {});
+  }
+  if (example.isList) {
+    const page = example.value as { Page: number; PageSize: number; Results: unknown[] };
+    const query = { ...readListQuery(req.query), page: page.Page, pageSize: page.PageSize };
+    setPagingHeaders(res, req.path, query, page.Results.length);
+  }
+  res.status(example.status).json(example.value);
+  return undefined;
+}
+
+/**
+ * Runs after the validator, before the handlers. `Prefer: example` answers that
+ * named example; `Prefer: code` with an error status answers that error; with a
+ * 2xx status the handler answers as usual (either also overrides an ERROR_RATE
+ * failure). Delays add up: `Prefer: delay` plus LATENCY_MS.
  */
 export function mockControls(faults: FaultInjector, routeOf: (req: IncomingMessage) => RouteMatch): RequestHandler {
   return (req, res, next) => {
     const route = routeOf(req);
-    const prefer = parsePrefer(req.headers.prefer);
-    checkPrefer(prefer, route.operation);
+    const prefer = readPrefer(req.headers.prefer, route.operation);
     const fault = route.operation.isPublic ? NO_FAULT : faults.decide(req);
     const delayMs = (prefer.delayMs ?? 0) + fault.delayMs;
     const proceed = () => {
       // The caller went away while we waited: there is nobody to answer.
       if (res.destroyed) return;
-      if (prefer.code !== undefined) {
-        if (prefer.code >= 300) next(simulatedError(prefer.code, route));
+      if (prefer.example) {
+        const error = answerExample(prefer.example, req, res);
+        if (error) next(error);
+      } else if (prefer.code !== undefined) {
+        if (prefer.code >= 300) next(simulatedError(prefer.code, route, req.method));
         else next();
       } else if (fault.fail) next(new ApiError('INTERNAL_ERROR', `${INTERNAL_ERROR_MESSAGE} (simulated: ERROR_RATE)`));
       else next();

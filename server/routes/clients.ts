@@ -2,7 +2,7 @@
 // every parameter, so handlers only read them.
 import { Router, type RequestHandler } from 'express';
 import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../contract/wire-types';
-import { ApiError } from '../errors';
+import { clientNotFound } from '../errors';
 import { readListQuery, setPagingHeaders } from '../paging';
 import { toExtended, toSimple } from '../projections';
 import type { ClientStore } from '../store';
@@ -33,7 +33,7 @@ export function clientRoutes(store: ClientStore): Router {
   router.get('/api/v1/Client/Detail/:idClient', (req, res) => {
     const id = String(req.params.idClient);
     const client: ClientDetail | undefined = store.byId(id.toLowerCase());
-    if (!client) throw new ApiError('CLIENT_NOT_FOUND', `No client with IdClient ${id} exists`);
+    if (!client) throw clientNotFound(id);
     res.json(client);
   });
 

@@ -57,6 +57,11 @@ function varied(count: number): Case[] {
     (i) => ({ method: 'GET', path: `/api/v1/Client/Detail/${someClient(i).IdClient}`, headers: { ...key, Prefer: 'code=404' } }),
     () => ({ method: 'GET', path: '/api/v1/Client/Simple', headers: { ...key, Prefer: 'return=minimal, code=999' } }),
     (i) => ({ method: 'GET', path: `/api/v1/Client/Simple?page=${i}`, headers: { ...key, Prefer: 'delay=1' } }),
+    (i) => ({
+      method: 'GET',
+      path: ['/api/v1/Client/Simple', '/api/v1/Client/Extended?active=true'][i % 2]!,
+      headers: { ...key, Prefer: `example=${['empty', 'single', 'longest', 'typical', 'nosuch'][i % 5]}` },
+    }),
   ];
   return Array.from({ length: count }, (_, i) => makers[i % makers.length]!(i));
 }

@@ -4,12 +4,15 @@
 // status added to the spec is tested here without touching this file.
 import type { IncomingMessage } from 'node:http';
 import { FaultInjector } from '../../server/mock-controls';
+import { methodNotAllowed } from '../../server/errors';
 import type { ErrorCode, ErrorDto } from '../../contract/wire-types';
 import { loadSpec, SpecSchemas } from '../../contract/spec';
+import { responseExamples } from '../../contract/response-examples';
 import { get, startTestServer, testStore, API_KEY, type TestServer } from '../support/servers';
 
 const spec = loadSpec();
 const isErrorDto = new SpecSchemas(spec).validator('ErrorDto');
+const isClientDetail = new SpecSchemas(spec).validator('ClientDetail');
 const KNOWN_ID = testStore().sorted[0]!.IdClient;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -130,7 +133,7 @@ describe('Prefer: code and Prefer: delay', () => {
     expect(((await response.json()) as ErrorDto).Code).toBe('UNAUTHORIZED');
   });
 
-  test.each(['return=minimal', 'code=5000', 'code=abc', 'delay=-1', 'delay=100000', 'code=500 delay=10'])(
+  test.each(['code=5000', 'code=abc', 'code', 'delay=-1', 'delay=100000', 'code=500 delay=10', 'example=', 'return=minimal, delay=x'])(
     'GET /Diagnostics/Ping → 400 VALIDATION_ERROR naming Prefer when Prefer: %s',
     async (prefer) => {
       const response = await get(server.baseUrl, '/api/v1/Diagnostics/Ping', { Prefer: prefer });
@@ -139,6 +142,35 @@ describe('Prefer: code and Prefer: delay', () => {
       expect(await response.json()).toEqual({ Code: 'VALIDATION_ERROR', Message: expect.stringContaining("header 'Prefer'") });
     },
   );
+
+  test.each(['return=minimal', 'handling=lenient', 'respond-async', 'wait=10', 'return=minimal; handling=lenient, respond-async'])(
+    'GET /Client/Simple → 200, the real answer, when Prefer: %s is a preference the mock does not implement (RFC 7240)',
+    async (prefer) => {
+      const plain = await get(server.baseUrl, '/api/v1/Client/Simple?pageSize=3');
+      const preferred = await get(server.baseUrl, '/api/v1/Client/Simple?pageSize=3', { 'X-Api-Key': API_KEY, Prefer: prefer });
+
+      expect(preferred.status).toBe(200);
+      expect(await preferred.text()).toBe(await plain.text());
+    },
+  );
+
+  test('GET /Client/Simple → 500 when Prefer: return=minimal, code=500: our preference is read beside one we ignore', async () => {
+    const response = await get(server.baseUrl, '/api/v1/Client/Simple', { 'X-Api-Key': API_KEY, Prefer: 'return=minimal, code=500' });
+
+    expect(response.status).toBe(500);
+  });
+
+  test('GET /Client/Detail/{idClient} → 500, not 404, when Prefer: code=500, code=404: the first instance counts (RFC 7240)', async () => {
+    const response = await get(server.baseUrl, `/api/v1/Client/Detail/${KNOWN_ID}`, { 'X-Api-Key': API_KEY, Prefer: 'code=500, code=404' });
+
+    expect(response.status).toBe(500);
+  });
+
+  test('GET /Client/Simple → 405 with the text of the real 405 (methodNotAllowed) when Prefer: code=405', async () => {
+    const response = await get(server.baseUrl, '/api/v1/Client/Simple', { 'X-Api-Key': API_KEY, Prefer: 'code=405' });
+
+    expect(await response.json()).toEqual(methodNotAllowed('GET', ' (simulated: Prefer code=405)').toDto());
+  });
 
   test('GET /Diagnostics/Ping → 400 VALIDATION_ERROR when Prefer: delay is above 10000', async () => {
     const response = await get(server.baseUrl, '/api/v1/Diagnostics/Ping', { Prefer: 'delay=10001' });
@@ -379,4 +411,124 @@ describe('ERROR_RATE', () => {
       expect(response.status).toBe(404);
     });
   });
+});
+
+describe('Prefer: example=NAME (named examples of openapi.yaml)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.stop());
+
+  const LISTS = [
+    { name: '/Client/Simple', url: '/api/v1/Client/Simple', schema: 'ClientSimplePage' },
+    { name: '/Client/Extended', url: '/api/v1/Client/Extended', schema: 'ClientExtendedPage' },
+  ];
+  const withExample = (example: string) => ({ 'X-Api-Key': API_KEY, Prefer: `example=${example}` });
+
+  test.each(LISTS)('GET $name → 200 Results [] and X-Total-Count 0, valid, when Prefer: example=empty', async ({ url, schema }) => {
+    const response = await get(server.baseUrl, url, withExample('empty'));
+    const body = (await response.json()) as { Results: unknown[] };
+
+    expect(response.status).toBe(200);
+    expect(body.Results).toEqual([]);
+    expect(response.headers.get('x-total-count')).toBe('0');
+    expect(response.headers.get('link')).toBe(`<${url}?page=1&pageSize=25>; rel="first", <${url}?page=1&pageSize=25>; rel="last"`);
+    expect(new SpecSchemas(spec).validator(schema)(body)).toBe(true);
+  });
+
+  test.each(LISTS)('GET $name → one result and X-Total-Count 1 when Prefer: example=single', async ({ url }) => {
+    const response = await get(server.baseUrl, url, withExample('single'));
+
+    expect(((await response.json()) as { Results: unknown[] }).Results).toHaveLength(1);
+    expect(response.headers.get('x-total-count')).toBe('1');
+  });
+
+  test.each(LISTS)('GET $name → FullName at its maximum of 120 characters when Prefer: example=longest', async ({ url }) => {
+    const response = await get(server.baseUrl, url, withExample('longest'));
+    const body = (await response.json()) as { Results: { FullName: string }[] };
+
+    expect(response.status).toBe(200);
+    expect(body.Results[0]!.FullName).toHaveLength(120);
+  });
+
+  test('GET /Client/Detail/{idClient} → Staff, Location and Insurance null when Prefer: example=nullSections', async () => {
+    const response = await get(server.baseUrl, `/api/v1/Client/Detail/${KNOWN_ID}`, withExample('nullSections'));
+    const body = (await response.json()) as Record<string, unknown>;
+
+    expect(response.status).toBe(200);
+    expect([body.Staff, body.Location, body.Insurance]).toEqual([null, null, null]);
+    expect(isClientDetail(body)).toBe(true);
+  });
+
+  test('GET /Client/Simple → 400 naming the known examples when Prefer: example=nosuch', async () => {
+    const response = await get(server.baseUrl, '/api/v1/Client/Simple', withExample('nosuch'));
+    const body = (await response.json()) as ErrorDto;
+
+    expect(response.status).toBe(400);
+    expect(isErrorDto(body)).toBe(true);
+    expect(body.Message).toMatch(/^header 'Prefer' example 'nosuch' is not a named example of \/api\/v1\/Client\/Simple; known: /);
+    expect(body.Message).toContain('typical, empty, single, longest (200)');
+  });
+
+  test('GET /Client/Simple → 400 when Prefer: code=500, example=empty asks for an example that status does not have', async () => {
+    const response = await get(server.baseUrl, '/api/v1/Client/Simple', { 'X-Api-Key': API_KEY, Prefer: 'code=500, example=empty' });
+
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as ErrorDto).Message).toContain('known: internalError (500)');
+  });
+
+  test('GET /Client/Simple → 405 with Allow: GET when Prefer: code=405, example=postNotAllowed', async () => {
+    const response = await get(server.baseUrl, '/api/v1/Client/Simple', {
+      'X-Api-Key': API_KEY,
+      Prefer: 'code=405, example=postNotAllowed',
+    });
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET');
+    expect(await response.json()).toEqual(methodNotAllowed('POST').toDto());
+  });
+
+  test('GET /Client/Extended → the example after the delay when Prefer: example=empty, delay=300', async () => {
+    const { response, text, ms } = await timed(server.baseUrl, '/api/v1/Client/Extended', {
+      'X-Api-Key': API_KEY,
+      Prefer: 'example=empty, delay=300',
+    });
+
+    expect(response.status).toBe(200);
+    expect(JSON.parse(text)).toEqual({ Page: 1, PageSize: 25, Results: [] });
+    expect(ms).toBeGreaterThanOrEqual(295);
+  });
+
+  test('GET /Client/Simple → 401 from the real key check comes before Prefer: example=empty', async () => {
+    const response = await get(server.baseUrl, '/api/v1/Client/Simple', { Prefer: 'example=empty' });
+
+    expect(response.status).toBe(401);
+  });
+
+  // Every named example of every operation, answered through response validation: an example that broke
+  // its schema would leave as a 500 INTERNAL_ERROR, not as itself.
+  const NAMED = OPERATIONS.flatMap(({ name, url, operationId }) =>
+    [...responseExamples(spec, `/api/v1${name}`)].flatMap(([status, { examples }]) =>
+      [...examples].map(([example, value]) => ({ name, url, operationId, status, example, value })),
+    ),
+  );
+
+  test('openapi.yaml has the named examples a frontend needs for its edge states', () => {
+    const names = (operationId: string) => NAMED.filter((n) => n.operationId === operationId && n.status === 200).map((n) => n.example);
+
+    expect(names('getClientsSimple')).toEqual(['typical', 'empty', 'single', 'longest']);
+    expect(names('getClientsExtended')).toEqual(['typical', 'empty', 'single', 'longest']);
+    expect(names('getClientDetail')).toEqual(['typical', 'nullSections', 'longest']);
+  });
+
+  test.each(NAMED)(
+    'GET $name → $status, the example $example itself, when Prefer: code=$status, example=$example',
+    async ({ url, status, example, value }) => {
+      const response = await get(server.baseUrl, url, { 'X-Api-Key': API_KEY, Prefer: `code=${status}, example=${example}` });
+
+      expect(response.status).toBe(status);
+      expect(await response.json()).toEqual(value);
+    },
+  );
 });
