@@ -1,7 +1,9 @@
 /** Jest runs the TypeScript sources through ts-jest (transpile only; `npm run typecheck` type-checks). */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/tests'],
+  roots: ['<rootDir>/tests', '<rootDir>/examples'],
+  // The example frontend imports this package by name, as a project that installed it would.
+  moduleNameMapper: { '^client-records-mock$': '<rootDir>/server/index.ts', '^client-records-mock/msw$': '<rootDir>/server/msw.ts' },
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': 'ts-jest', '^.+\\.m?js$': '<rootDir>/tests/support/esm-to-cjs.js' },
   // Only the ES-module-only packages that msw 2 and light-my-request load are transformed (judged by the

@@ -13,6 +13,11 @@ import { mockFromConfig, type Mock } from './mock';
 export interface HandlerOptions extends ConfigOptions {
   /** Where the code under test sends its requests, e.g. `http://127.0.0.1:4000` (a path prefix is stripped). */
   baseUrl: string;
+  /**
+   * A `Prefer` header for every request that sends none (openapi.yaml, parameter Prefer), e.g.
+   * `example=empty` or `code=500`: a test forces a state with `server.use(...createHandlers({ baseUrl, prefer }))`.
+   */
+  prefer?: string;
 }
 
 /** Headers the Fetch API manages itself; copying them onto a Response would describe the wrong body framing. */
@@ -56,7 +61,7 @@ function dispatchTo(app: Mock['app']) {
  * data is built once, in the background, and shared by every handler call.
  */
 export function createHandlers(options: Readonly<HandlerOptions>): HttpHandler[] {
-  const { baseUrl, ...mockOptions } = options;
+  const { baseUrl, prefer, ...mockOptions } = options;
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   const config = configFromOptions({ logLevel: 'silent', ...mockOptions });
@@ -72,12 +77,15 @@ export function createHandlers(options: Readonly<HandlerOptions>): HttpHandler[]
       method: request.method as 'GET',
       // The raw path and query, as the client encoded them: the app's own parsing must see what a socket would carry.
       url: url.pathname.slice(prefix.length) + url.search,
-      headers: Object.fromEntries(request.headers),
+      headers: { ...(prefer === undefined ? {} : { prefer }), ...Object.fromEntries(request.headers) },
       ...(body ? { payload: body } : {}),
       remoteAddress: '127.0.0.1',
     });
     const noBody = answer.statusCode === 204 || answer.statusCode === 304 || request.method === 'HEAD';
-    return new Response(noBody ? null : answer.rawPayload, {
+    const payload = answer.rawPayload;
+    // A view of the same bytes, typed as the Fetch API's body under both Node's and the DOM's type libraries.
+    const bytes = new Uint8Array(payload.buffer as ArrayBuffer, payload.byteOffset, payload.byteLength);
+    return new Response(noBody ? null : bytes, {
       status: answer.statusCode,
       headers: toFetchHeaders(answer.headers),
     });

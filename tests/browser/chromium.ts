@@ -4,24 +4,33 @@
 // assert that a page loaded cleanly.
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+/**
+ * The browser every browser test drives (these and examples/frontend's):
+ * CHROMIUM_PATH, default Debian's /usr/bin/chromium. Set it to another
+ * Chromium-based browser's path, or to an empty string for Playwright's own
+ * browser (`npx playwright install chromium`), e.g. on macOS or Windows.
+ */
+export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const path = env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  return path === '' ? undefined : path;
+}
+
+/** Flags for a headless browser in a container or CI: no sandbox, no GPU, no background traffic. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /** Upper bound of any single wait in a browser test. */
 export const WAIT_MS = 15_000;
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-    timeout: WAIT_MS,
-  });
+  const executablePath = chromiumPath();
+  return chromium.launch({ ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS, timeout: WAIT_MS });
 }
 
 export interface PageProblems {
