@@ -1,17 +1,16 @@
 // Playwright for the example frontend: webServer starts the mock (the built CLI)
-// and the page's dev server; every test drives Chromium at CHROMIUM_PATH
-// (default Debian's /usr/bin/chromium; empty for Playwright's own browser).
-// Run from the repository root: npm run test:frontend.
+// and the page's dev server. Run from the repository root: npm run test:frontend.
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumPath } from '../../tests/browser/chromium';
 
 const MOCK_PORT = Number(process.env.E2E_MOCK_PORT ?? 47310);
 const PAGE_PORT = Number(process.env.E2E_PAGE_PORT ?? 47311);
 const MOCK_URL = `http://127.0.0.1:${MOCK_PORT}`;
 const PAGE_URL = `http://127.0.0.1:${PAGE_PORT}`;
 const ROOT = path.resolve(__dirname, '../..');
-const executablePath = chromiumPath();
+// The browser: CHROMIUM_PATH, default Debian's /usr/bin/chromium; set it empty for Playwright's own
+// browser (npx playwright install chromium), e.g. on macOS or Windows. The same setting as tests/browser/.
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: './e2e',
@@ -26,7 +25,7 @@ export default defineConfig({
   use: {
     baseURL: PAGE_URL,
     browserName: 'chromium',
-    launchOptions: { ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS },
+    launchOptions: executablePath ? { executablePath } : {},
     screenshot: 'only-on-failure',
   },
   webServer: [

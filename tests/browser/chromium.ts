@@ -16,7 +16,7 @@ export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string | und
 }
 
 /** Flags for a headless browser in a container or CI: no sandbox, no GPU, no background traffic. */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
