@@ -1,0 +1,40 @@
+// createHandlers' own options: settings checked at once, a base URL with a path
+// prefix, and the `prefer` default header that forces a state per test.
+import { setupServer } from 'msw/node';
+import { ConfigError } from '../../server/config';
+import { createHandlers } from '../../server/msw';
+import { API_KEY } from '../support/servers';
+
+describe('createHandlers options', () => {
+  test('a bad setting → a ConfigError naming it, thrown by createHandlers itself', () => {
+    expect(() => createHandlers({ baseUrl: 'http://api.test', clients: -1 })).toThrow(ConfigError);
+    expect(() => createHandlers({ baseUrl: 'http://api.test', clients: -1 })).toThrow(/clients/i);
+  });
+
+  describe('with a path prefix and a default Prefer', () => {
+    const server = setupServer(...createHandlers({ baseUrl: 'http://api.test/backend/', clients: 10, prefer: 'example=empty' }));
+    beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+    afterAll(() => server.close());
+
+    test('GET {baseUrl}/api/v1/Diagnostics/Ping → "Pong": the prefix is stripped', async () => {
+      // Ping has no example named empty: its own Prefer replaces the default.
+      const response = await fetch('http://api.test/backend/api/v1/Diagnostics/Ping', { headers: { Prefer: 'delay=0' } });
+
+      expect(await response.json()).toBe('Pong');
+    });
+
+    test('GET /api/v1/Client/Simple → the example the default Prefer names', async () => {
+      const response = await fetch('http://api.test/backend/api/v1/Client/Simple', { headers: { 'X-Api-Key': API_KEY } });
+
+      expect(response.headers.get('x-total-count')).toBe('0');
+    });
+
+    test("GET /api/v1/Client/Simple → the request's own Prefer wins over the default", async () => {
+      const response = await fetch('http://api.test/backend/api/v1/Client/Simple', {
+        headers: { 'X-Api-Key': API_KEY, Prefer: 'code=200' },
+      });
+
+      expect(response.headers.get('x-total-count')).toBe('10');
+    });
+  });
+});
