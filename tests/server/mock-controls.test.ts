@@ -421,20 +421,20 @@ describe('Prefer: example=NAME (named examples of openapi.yaml)', () => {
   afterAll(() => server.stop());
 
   const LISTS = [
-    { name: '/Client/Simple', url: '/api/v1/Client/Simple', schema: 'ClientSimplePage' },
-    { name: '/Client/Extended', url: '/api/v1/Client/Extended', schema: 'ClientExtendedPage' },
+    { name: '/Client/Simple', url: '/api/v1/Client/Simple' },
+    { name: '/Client/Extended', url: '/api/v1/Client/Extended' },
   ];
   const withExample = (example: string) => ({ 'X-Api-Key': API_KEY, Prefer: `example=${example}` });
 
-  test.each(LISTS)('GET $name → 200 Results [] and X-Total-Count 0, valid, when Prefer: example=empty', async ({ url, schema }) => {
+  // Validated: responses are checked against openapi.yaml (VALIDATE_RESPONSES is on by default), so an example
+  // that broke its schema would leave as 500 INTERNAL_ERROR, and so would wrong paging headers.
+  test.each(LISTS)('GET $name → 200 Results [] and X-Total-Count 0, validated, when Prefer: example=empty', async ({ url }) => {
     const response = await get(server.baseUrl, url, withExample('empty'));
-    const body = (await response.json()) as { Results: unknown[] };
 
     expect(response.status).toBe(200);
-    expect(body.Results).toEqual([]);
+    expect(await response.json()).toEqual({ Page: 1, PageSize: 25, Results: [] });
     expect(response.headers.get('x-total-count')).toBe('0');
     expect(response.headers.get('link')).toBe(`<${url}?page=1&pageSize=25>; rel="first", <${url}?page=1&pageSize=25>; rel="last"`);
-    expect(new SpecSchemas(spec).validator(schema)(body)).toBe(true);
   });
 
   test.each(LISTS)('GET $name → one result and X-Total-Count 1 when Prefer: example=single', async ({ url }) => {
