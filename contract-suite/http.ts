@@ -63,8 +63,20 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** When each paced target may send next (checks send one request at a time, so a slot per target suffices). */
+const nextSlot = new WeakMap<Target, number>();
+
+async function pace(target: Target): Promise<void> {
+  if (!target.maxRate) return;
+  const now = performance.now();
+  const slot = Math.max(now, nextSlot.get(target) ?? 0);
+  nextSlot.set(target, slot + 1000 / target.maxRate);
+  if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+}
+
 /** Node's fetch (undici) keeps connections alive, so a run of requests reuses one socket. */
 export async function send(target: Target, request: ApiRequest, timeoutMs = 15_000): Promise<Exchange> {
+  await pace(target);
   const url = target.baseUrl + request.path;
   const started = performance.now();
   const response = await fetch(url, {
