@@ -112,6 +112,20 @@ export function crossCuttingChecks(check: Define): void {
   );
   check(
     'cross-cutting',
+    'GET every Client operation without a key and with an unknown key → two 401 UNAUTHORIZED whose Messages differ (authentication: the Message tells the cases apart)',
+    async (context) => {
+      for (const { request } of (await operationRequests(context)).filter((r) => r.request.key === 'valid')) {
+        const missing = await context.call({ ...request, key: 'none' });
+        const unknown = await context.call({ ...request, key: 'wrong' });
+
+        const a = context.expectError(missing, 401, 'UNAUTHORIZED');
+        const b = context.expectError(unknown, 401, 'UNAUTHORIZED');
+        context.expect(a.Message !== b.Message, unknown, `the same Message for a missing and an unknown key: ${JSON.stringify(a.Message)}`);
+      }
+    },
+  );
+  check(
+    'cross-cutting',
     'GET every Client operation with a near-miss X-Api-Key (other case, all but the last character, one character more) → 401 UNAUTHORIZED (authentication)',
     async (context) => {
       const misses = [...nearMissKeys(context.target.apiKey).keys()] as NearMissKey[];

@@ -37,6 +37,20 @@ export function diagnosticsChecks(check: Define): void {
 
     for (const exchange of exchanges) context.expectError(exchange, 500, 'TEST_EXCEPTION');
   });
+  check(
+    'exception',
+    'GET /Diagnostics/Exception with Prefer: code=500 → 500 INTERNAL_ERROR (a simulated failure), or TEST_EXCEPTION where Prefer is ignored',
+    async (context) => {
+      const exchange = await context.get(PATHS.exception, 'none', { Prefer: 'code=500' });
+
+      const body = context.expectError(
+        exchange,
+        500,
+        (exchange.json as { Code?: string } | undefined)?.Code === 'TEST_EXCEPTION' ? 'TEST_EXCEPTION' : 'INTERNAL_ERROR',
+      );
+      if (body.Code === 'TEST_EXCEPTION') context.preferIgnored.add('exception');
+    },
+  );
   unknownParameterCheck(check, 'exception', PATHS.exception, 'none');
   methodChecks(check, 'exception', PATHS.exception);
 }

@@ -41,11 +41,12 @@ export function walkChecks(check: Define): void {
     const short = path.replace('/api/v1', '');
     check(
       operation,
-      `GET ${short} full walk (pageSize 100, bounded) → unique ids, ordered across every page boundary, as many as X-Total-Count`,
+      `GET ${short} full walk (pageSize 100, bounded) → unique ids and PersonalIds, ordered across every page boundary, as many as X-Total-Count`,
       async (context) => {
         const walk = await context.fullWalk(path);
 
         const seen = new Set<string>();
+        const personalIds = new Set<string>();
         let previous: ClientExtended | undefined;
         let previousPage = 0;
         for (const { page, exchange, items } of walk.pages) {
@@ -64,6 +65,12 @@ export function walkChecks(check: Define): void {
               `client ${client.IdClient} (${client.FullName}) is listed twice (page ${page}, item ${i})`,
             );
             seen.add(id);
+            context.expect(
+              !personalIds.has(client.PersonalId),
+              exchange,
+              `PersonalId ${client.PersonalId} is not unique (page ${page}, item ${i})`,
+            );
+            personalIds.add(client.PersonalId);
             if (previous)
               context.expect(
                 compareClients(previous, client) < 0,
@@ -225,14 +232,12 @@ export function walkChecks(check: Define): void {
   );
   check(
     'getClientsExtended',
-    'GET /Client/Extended?filter=<a last name folded and upper-cased> → exactly the matching clients (case- and accent-insensitive completeness)',
+    'GET /Client/Extended?filter=<a full name folded and upper-cased> → exactly the matching clients (case- and accent-insensitive completeness)',
     async (context) => {
       const clients = walkedClients(await context.fullWalk(extended));
-      const client =
-        clients.find((c) => fold(c.PersonalInfo.LastName) !== c.PersonalInfo.LastName.toLowerCase()) ??
-        clients.find((c) => fold(c.FullName) !== c.FullName.toLowerCase()) ??
-        clients[0]!;
-      const term = fold(client.PersonalInfo.LastName).toUpperCase();
+      // The whole name with its space: found in FullName only by folding, and in no e-mail address (they hold no spaces).
+      const client = clients.find((c) => fold(c.FullName) !== c.FullName.toLowerCase()) ?? clients[0]!;
+      const term = fold(client.FullName).toUpperCase();
 
       await expectFilterExactly(context, term, client, 'accents folded, upper case');
     },
