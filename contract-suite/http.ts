@@ -3,8 +3,25 @@
 // another target, and a failing one printed as a curl line.
 import type { Target } from './target';
 
-/** Which `X-Api-Key` the request carries: the target's key, none, or one no deployment accepts. */
-export type KeyRole = 'valid' | 'none' | 'wrong';
+/**
+ * Which `X-Api-Key` the request carries: the target's key, none, one no
+ * deployment accepts, or a near miss of the target's key (another case, all
+ * but its last character, one character more), which must be refused too.
+ */
+export type KeyRole = 'valid' | 'none' | 'wrong' | NearMissKey;
+export type NearMissKey = 'other-case' | 'prefix' | 'longer';
+
+/** The near misses of a key, where they differ from it (a key without letters has no other case). */
+export function nearMissKeys(apiKey: string): Map<NearMissKey, string> {
+  const swapped = [...apiKey].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+  const misses = new Map<NearMissKey, string>([
+    ['other-case', swapped],
+    ['prefix', apiKey.slice(0, -1)],
+    ['longer', `${apiKey}0`],
+  ]);
+  for (const [role, key] of misses) if (key === apiKey || key === '') misses.delete(role);
+  return misses;
+}
 
 export interface ApiRequest {
   method: string;
@@ -32,7 +49,8 @@ export const WRONG_API_KEY = 'contract-suite-wrong-key';
 export function requestHeaders(target: Target, request: ApiRequest): Record<string, string> {
   const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
   if (request.key === 'valid') headers['X-Api-Key'] = target.apiKey;
-  if (request.key === 'wrong') headers['X-Api-Key'] = WRONG_API_KEY;
+  else if (request.key === 'wrong') headers['X-Api-Key'] = WRONG_API_KEY;
+  else if (request.key !== 'none') headers['X-Api-Key'] = nearMissKeys(target.apiKey).get(request.key) ?? WRONG_API_KEY;
   return headers;
 }
 
@@ -45,8 +63,20 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** When each paced target may send next (checks send one request at a time, so a slot per target suffices). */
+const nextSlot = new WeakMap<Target, number>();
+
+async function pace(target: Target): Promise<void> {
+  if (!target.maxRate) return;
+  const now = performance.now();
+  const slot = Math.max(now, nextSlot.get(target) ?? 0);
+  nextSlot.set(target, slot + 1000 / target.maxRate);
+  if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+}
+
 /** Node's fetch (undici) keeps connections alive, so a run of requests reuses one socket. */
 export async function send(target: Target, request: ApiRequest, timeoutMs = 15_000): Promise<Exchange> {
+  await pace(target);
   const url = target.baseUrl + request.path;
   const started = performance.now();
   const response = await fetch(url, {
@@ -88,6 +118,8 @@ export function toCurl(target: Target, request: ApiRequest): string {
   for (const [name, value] of Object.entries(requestHeaders(target, request))) {
     if (name === 'Accept') continue;
     if (name === 'X-Api-Key' && request.key === 'valid' && value !== 'dev-key') parts.push('-H', '"X-Api-Key: $CONTRACT_API_KEY"');
+    else if (name === 'X-Api-Key' && request.key !== 'wrong' && target.apiKey !== 'dev-key')
+      parts.push('-H', `"X-Api-Key: <${request.key} near miss of $CONTRACT_API_KEY>"`);
     else parts.push('-H', shellQuote(`${name}: ${value}`));
   }
   parts.push(shellQuote(target.baseUrl + request.path));

@@ -8,6 +8,8 @@ export interface Target {
   baseUrl: string;
   /** A key the deployment accepts in `X-Api-Key`. */
   apiKey: string;
+  /** At most this many requests per second (a remote deployment's rate limit); undefined: as fast as answers come. */
+  maxRate?: number;
   /** Called with every exchange sent to this target (used to record requests for the Prism replay). */
   onExchange?: (exchange: Exchange) => void;
 }

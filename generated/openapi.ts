@@ -34,8 +34,9 @@ export interface paths {
         /**
          * Trigger a server-side error on purpose
          * @description Public; `X-Api-Key` is not required. Always fails with `500` and
-         *     `Code: TEST_EXCEPTION`, so that an integration can check that it parses
-         *     `ErrorDto`, retries sensibly and survives an error state.
+         *     `Code: TEST_EXCEPTION` and exactly the `Message` of the
+         *     `testException` example, so that an integration can check that it
+         *     parses `ErrorDto`, retries sensibly and survives an error state.
          */
         get: operations["exception"];
         put?: never;
@@ -101,7 +102,12 @@ export interface paths {
         /**
          * Get the detail of one client
          * @description All seven sections of one client. The values are the same as in the
-         *     lists for the same client. A value that is not a uuid is `400`; a uuid
+         *     lists for the same client: `PersonalInfo`, `ContactInfo` and `Status`
+         *     equal those of `Extended` (as JSON values: member order is free);
+         *     `Staff.IdStaff` and `Staff.FullName` are `IdStaff` and `StaffName`,
+         *     `Location.IdLocation` and `Location.Name` are `IdLocation` and
+         *     `LocationName`, and `Staff` or `Location` is null exactly when the
+         *     list's id is. A value that is not a uuid is `400`; a uuid
          *     that no client has is `404 CLIENT_NOT_FOUND`.
          */
         get: operations["getClientDetail"];
@@ -141,16 +147,20 @@ export interface components {
             Message: string;
         };
         /**
-         * @description `FirstName LastName`.
+         * @description In `PersonalInfo`, and in the lists beside it: exactly `FirstName`,
+         *     one space, `LastName` of that `PersonalInfo`. For `Staff`, the
+         *     staff member's name.
          * @example Åsa Lindqvist
          */
         FullName: string;
         /** @example Åsa */
         PersonName: string;
         /**
-         * @description National personal identity number, `YYYYMMDD-NNNC`: the date of birth,
-         *     a three-digit serial and a Luhn check digit computed over
-         *     `YYMMDDNNN`. Unique per client.
+         * @description National personal identity number, `YYYYMMDD-NNNC`: `YYYYMMDD` is
+         *     `PersonalInfo.DateOfBirth` without its dashes, `NNN` a three-digit
+         *     serial and `C` the Luhn check digit of `YYMMDDNNN` (digits weighted
+         *     2, 1, 2, … from the left, products above 9 reduced by 9, `C` brings
+         *     the sum to a multiple of 10). Unique per client.
          * @example 19840312-2384
          */
         PersonalId: string;
@@ -176,7 +186,13 @@ export interface components {
             Phone: components["schemas"]["Phone"];
             Email: components["schemas"]["Email"];
         };
-        /** @description The basic fields plus personal and contact details, assigned staff, location and status. */
+        /**
+         * @description The basic fields plus personal and contact details, assigned staff,
+         *     location and status. The basic fields repeat the sections:
+         *     `FullName` and `PersonalId` are those of `PersonalInfo`, `Email`
+         *     and `Phone` those of `ContactInfo`. `StaffName` is null exactly when
+         *     `IdStaff` is, `LocationName` exactly when `IdLocation` is.
+         */
         ClientExtended: {
             IdClient: components["schemas"]["Uuid"];
             FullName: components["schemas"]["FullName"];
@@ -411,15 +427,27 @@ export interface components {
          */
         "X-Total-Count": number;
         /**
-         * @description RFC 8288 page links as relative references with `rel` `first`,
-         *     `prev`, `next` and `last` where they apply; every other query
-         *     parameter of the request is kept, so a long non-ASCII `filter`
-         *     makes a long header (four percent-encoded copies of it).
+         * @description RFC 8288 page links as relative references (any RFC 8288 form: one
+         *     header line or several, parameters in any order, `rel` quoted or
+         *     not, several relation types in one value). With
+         *     `last = max(1, ceil(X-Total-Count / pageSize))`: `first` (page 1)
+         *     and `last` are always present, also on an empty list; `prev` is
+         *     present when `page > 1` and names page `min(page - 1, last)`;
+         *     `next` is present when `page < last` and names page `page + 1`.
+         *     Each target is the same operation with that `page`, the same
+         *     `pageSize` and every other query parameter of the request with the
+         *     same value, so following it gives exactly that page. A long
+         *     non-ASCII `filter` makes a long header (four percent-encoded
+         *     copies of it).
          * @example </api/v1/Client/Simple?page=1&pageSize=25>; rel="first", </api/v1/Client/Simple?page=2&pageSize=25>; rel="next", </api/v1/Client/Simple?page=40&pageSize=25>; rel="last"
          */
         Link: string;
         /**
-         * @description The request's `X-Request-Id` echoed, or a generated one; it is also in the server's log line.
+         * @description On every response. The request's `X-Request-Id` is echoed unchanged
+         *     when it is 1 to 128 characters of letters `A-Z a-z`, digits, `_`,
+         *     `.`, `:`, `@` and `-`; otherwise (absent, empty, longer, other
+         *     characters) the server sends an id it generated. The id is also in
+         *     the server's log line.
          * @example 6f1c2a9e-0d3b-4c55-9a7e-2b8d4e6f1a20
          */
         "X-Request-Id": string;
@@ -615,13 +643,22 @@ export interface operations {
                  */
                 active?: boolean;
                 /**
-                 * @description Full-text search. Trimmed; empty means no filter. Case- and
-                 *     accent-insensitive substring match over `FullName`, `PersonalId`,
-                 *     `Email` and `Phone` (`asa` finds `Åsa`). A term made of digits also
-                 *     matches the phone number ignoring spaces, dashes and brackets
-                 *     (`701234567` finds `+46 70 123 45 67`). Every character is plain
-                 *     text: `+` and `%20` both mean a space; `O'Brien`, `@`, `/`, `(` and
-                 *     `,` need no escaping.
+                 * @description Full-text search. Trimmed; empty means no filter; inside the term
+                 *     every run of white space counts as one space. A client matches when
+                 *     the folded term is a substring of the folded `FullName`,
+                 *     `PersonalId`, `Email` or `Phone` (each field on its own). Folding
+                 *     is exactly: Unicode canonical decomposition (NFD), every combining
+                 *     mark (category M) removed, lower case (Unicode default case
+                 *     mapping), then these letters replaced: `ø`→`o`, `æ`→`ae`,
+                 *     `ß`→`ss`, `ł`→`l`, `đ`→`d`, `œ`→`oe`, `ð`→`d`, `þ`→`th`,
+                 *     `ı`→`i`. So `asa` finds `Åsa` and `YILDIZ` finds `Yıldız`; any
+                 *     other letter (e.g. `ŋ`, `ħ`, `ə`) matches only itself and its own
+                 *     case forms. A term made only of digits, spaces, `+`, `-` and
+                 *     brackets, with at least one digit, also matches when its digits are
+                 *     a substring of the phone number's digits (`701234567` finds
+                 *     `+46 70 123 45 67`). Every character is plain text: `+` and `%20`
+                 *     both mean a space; `O'Brien`, `@`, `/`, `(` and `,` need no
+                 *     escaping.
                  * @example lindqvist
                  */
                 filter?: string;

@@ -1,7 +1,8 @@
 // The contract suite: every named check of lib/checks.ts, one describe per
 // operation. Runs against our server in-process, or unchanged against any
 // deployment: CONTRACT_BASE_URL=… CONTRACT_API_KEY=… (or npm run contract -- --base-url … --api-key …).
-import { CheckContext, CONTRACT_CHECKS, type OperationName } from '../../contract-suite/checks';
+import { CheckContext, contractChecks, type OperationName } from '../../contract-suite/checks';
+import { SPEC_RULES } from '../../contract-suite/rules';
 import { openTarget, type OpenTarget } from './local-target';
 
 let opened: OpenTarget;
@@ -20,13 +21,24 @@ const DESCRIBES: [OperationName, string][] = [
   ['getClientsExtended', 'GET /api/v1/Client/Extended (getClientsExtended)'],
   ['getClientDetail', 'GET /api/v1/Client/Detail/{idClient} (getClientDetail)'],
   ['routing', 'paths that are no operation'],
+  ['cross-cutting', 'rules of every operation (CORS, X-Request-Id, keys)'],
   ['coverage', 'coverage of the documented statuses'],
 ];
 
 for (const [operation, title] of DESCRIBES) {
   describe(title, () => {
-    for (const check of CONTRACT_CHECKS.filter((candidate) => candidate.operation === operation)) {
+    for (const check of contractChecks().filter((candidate) => candidate.operation === operation)) {
       test(check.name, () => check.run(context));
     }
   });
 }
+
+describe('the table of spec rules (contract-suite/rules.ts)', () => {
+  test('every rule names the checks that enforce it, matching at least one check title, or says why none can', () => {
+    const titles = [...contractChecks().map((check) => check.name), 'property run: generated requests'];
+
+    const orphans = SPEC_RULES.filter((rule) => (rule.checks ? !titles.some((title) => rule.checks!.test(title)) : !rule.unchecked));
+
+    expect(orphans.map((rule) => rule.id)).toEqual([]);
+  });
+});

@@ -1,0 +1,116 @@
+// Checks of Detail: agreement with the lists, 404 versus 400, auth, methods, Prefer.
+import { isDeepStrictEqual } from 'node:util';
+import type { ClientDetail } from '../../contract/wire-types';
+import { expectPreferred, methodChecks, operationPaths, UNKNOWN_ID, type Define } from '../context';
+
+export function detailChecks(check: Define): void {
+  const PATHS = operationPaths();
+  const extended = PATHS.getClientsExtended;
+  // ---------------------------------------------------------------- Detail
+
+  const detail = (id: string) => `${PATHS.getClientDetail}/${id}`;
+
+  check(
+    'getClientDetail',
+    'GET /Client/Detail/{idClient} → 200, agreeing with Extended and Simple for the same client',
+    async (context) => {
+      const { clients } = await context.sample();
+      const picks = new Set([clients[0]!, clients[Math.floor(clients.length / 2)]!, clients[clients.length - 1]!]);
+      for (const kind of ['IdStaff', 'IdLocation'] as const) {
+        const withNull = clients.find((c) => c[kind] === null);
+        if (withNull) picks.add(withNull);
+      }
+      for (const listed of picks) {
+        const exchange = await context.get(detail(listed.IdClient));
+
+        context.expectStatus(exchange, 200);
+        const client = exchange.json as ClientDetail;
+        // JSON objects are unordered (RFC 8259): compare values, not serializations.
+        const same = (a: unknown, b: unknown) => isDeepStrictEqual(a, b);
+        const expect = (ok: boolean, what: string) =>
+          context.expect(ok, exchange, `Detail disagrees with Extended on ${what} for ${listed.IdClient}`);
+        expect(client.IdClient === listed.IdClient, 'IdClient');
+        expect(same(client.PersonalInfo, listed.PersonalInfo), 'PersonalInfo');
+        expect(same(client.ContactInfo, listed.ContactInfo), 'ContactInfo');
+        expect(client.Status === listed.Status, 'Status');
+        expect((client.Staff?.IdStaff ?? null) === listed.IdStaff && (client.Staff?.FullName ?? null) === listed.StaffName, 'Staff');
+        expect(
+          (client.Location?.IdLocation ?? null) === listed.IdLocation && (client.Location?.Name ?? null) === listed.LocationName,
+          'Location',
+        );
+        expect(
+          client.PersonalInfo.FullName === listed.FullName && client.PersonalInfo.PersonalId === listed.PersonalId,
+          'FullName/PersonalId',
+        );
+        expect(client.ContactInfo.Email === listed.Email && client.ContactInfo.Phone === listed.Phone, 'Email/Phone');
+      }
+    },
+  );
+  check('getClientDetail', 'GET /Client/Detail/{idClient} → the id in upper case finds the same client', async (context) => {
+    const { clients } = await context.sample();
+    const id = clients[0]!.IdClient;
+
+    const exchange = await context.get(detail(id.toUpperCase()));
+
+    context.expectStatus(exchange, 200);
+    context.expect((exchange.json as ClientDetail).IdClient === id, exchange, 'another client came back');
+  });
+  check('getClientDetail', 'GET /Client/Detail/{idClient} → 404 CLIENT_NOT_FOUND naming the id when no client has it', async (context) => {
+    const { clients, total } = await context.sample();
+    const probe = await context.get(`${extended}?pageSize=1`);
+    context.expect(
+      !(clients.length === total && clients.some((c) => c.IdClient === UNKNOWN_ID)),
+      probe,
+      `the deployment has a client ${UNKNOWN_ID}`,
+    );
+
+    const exchange = await context.get(detail(UNKNOWN_ID));
+
+    const body = context.expectError(exchange, 404, 'CLIENT_NOT_FOUND');
+    context.expect(body.Message.includes(UNKNOWN_ID), exchange, 'the Message does not name the id');
+  });
+  for (const [value, why] of [
+    ['not-a-uuid', 'not a uuid'],
+    ['12345', 'a number'],
+    [`${UNKNOWN_ID}0`, 'one character too long'],
+    [UNKNOWN_ID.replace('c', 'g'), 'not hexadecimal'],
+    ['%C3%A5sa', 'unicode'],
+  ] as const) {
+    check(
+      'getClientDetail',
+      `GET /Client/Detail/${value.length > 20 ? '<' + why + '>' : value} → 400 VALIDATION_ERROR (${why}), not 404`,
+      async (context) => {
+        const exchange = await context.get(detail(value));
+
+        context.expectError(exchange, 400, 'VALIDATION_ERROR');
+      },
+    );
+  }
+  check('getClientDetail', 'GET /Client/Detail/{idClient}?x=1 → 400 VALIDATION_ERROR for an unknown query parameter', async (context) => {
+    const exchange = await context.get(`${detail(UNKNOWN_ID)}?x=1`);
+
+    context.expectError(exchange, 400, 'VALIDATION_ERROR');
+  });
+  for (const key of ['none', 'wrong'] as const) {
+    check(
+      'getClientDetail',
+      `GET /Client/Detail/{idClient} → 401 UNAUTHORIZED with ${key === 'none' ? 'no X-Api-Key' : 'an unknown X-Api-Key'}, for a known id`,
+      async (context) => {
+        const { clients } = await context.sample();
+
+        const exchange = await context.get(detail(clients[0]!.IdClient), key);
+
+        context.expectError(exchange, 401, 'UNAUTHORIZED');
+      },
+    );
+  }
+  methodChecks(check, 'getClientDetail', detail(UNKNOWN_ID));
+  check('getClientDetail', 'GET /Client/Detail/{idClient} with Prefer: code=404 → 404 CLIENT_NOT_FOUND for a known id', async (context) => {
+    const { clients } = await context.sample();
+    await expectPreferred(context, 'getClientDetail', detail(clients[0]!.IdClient), 404, 'CLIENT_NOT_FOUND');
+  });
+  check('getClientDetail', 'GET /Client/Detail/{idClient} with Prefer: code=500 → 500 INTERNAL_ERROR', async (context) => {
+    const { clients } = await context.sample();
+    await expectPreferred(context, 'getClientDetail', detail(clients[0]!.IdClient), 500, 'INTERNAL_ERROR');
+  });
+}

@@ -1,0 +1,251 @@
+// Checks of Extended's filters: active, idStaff, idLocation, filter, and their AND.
+import type { ClientExtended } from '../../contract/wire-types';
+import { fold, queryString, totalCount, type PageBody } from '../semantics';
+import { ContractViolation, operationPaths, UNKNOWN_ID, type Define } from '../context';
+
+export function filterChecks(check: Define): void {
+  const PATHS = operationPaths();
+  // ---------------------------------------------------------------- Extended filters
+
+  const extended = PATHS.getClientsExtended;
+
+  for (const active of ['true', 'false']) {
+    check(
+      'getClientsExtended',
+      `GET /Client/Extended?active=${active} → only ${active === 'true' ? 'Active' : 'Inactive'} clients`,
+      async (context) => {
+        const query = { active, pageSize: '100' };
+
+        const exchange = await context.get(extended + queryString(query));
+
+        context.expectList(exchange, query);
+      },
+    );
+  }
+  check('getClientsExtended', 'GET /Client/Extended?active=true plus active=false → every client, exactly once', async (context) => {
+    const { total } = await context.sample();
+
+    const active = await context.walk<ClientExtended>(extended, { active: 'true' });
+    const inactive = await context.walk<ClientExtended>(extended, { active: 'false' });
+
+    const probe = await context.get(`${extended}?active=true&pageSize=1`);
+    context.expect(active.total + inactive.total === total, probe, `active ${active.total} + inactive ${inactive.total} ≠ all ${total}`);
+    if (active.complete && inactive.complete) {
+      const ids = new Set([...active.items, ...inactive.items].map((client) => client.IdClient));
+      context.expect(ids.size === total, probe, 'some client is both active and inactive, or neither');
+    }
+  });
+  check('getClientsExtended', "GET /Client/Extended?idStaff → only that staff member's clients, and all of them", async (context) => {
+    const { clients, staffIds } = await context.sample();
+    const idStaff = staffIds[0];
+    const probe = await context.get(`${extended}?pageSize=1`);
+    context.expect(idStaff !== undefined, probe, 'no listed client has a staff member: cannot check idStaff');
+
+    const found = await context.walk<ClientExtended>(extended, { idStaff });
+
+    const ids = new Set(found.items.map((client) => client.IdClient));
+    for (const client of clients.filter((c) => c.IdStaff === idStaff)) {
+      context.expect(ids.has(client.IdClient), probe, `idStaff=${idStaff} misses client ${client.IdClient}`);
+    }
+  });
+  check('getClientsExtended', "GET /Client/Extended?idLocation → only that location's clients, and all of them", async (context) => {
+    const { clients, locationIds } = await context.sample();
+    const idLocation = locationIds[0];
+    const probe = await context.get(`${extended}?pageSize=1`);
+    context.expect(idLocation !== undefined, probe, 'no listed client has a location: cannot check idLocation');
+
+    const found = await context.walk<ClientExtended>(extended, { idLocation });
+
+    const ids = new Set(found.items.map((client) => client.IdClient));
+    for (const client of clients.filter((c) => c.IdLocation === idLocation)) {
+      context.expect(ids.has(client.IdClient), probe, `idLocation=${idLocation} misses client ${client.IdClient}`);
+    }
+  });
+  check(
+    'getClientsExtended',
+    "GET /Client/Extended?idStaff&active=true → exactly that staff member's active clients (AND)",
+    async (context) => {
+      const { staffIds } = await context.sample();
+      const idStaff = staffIds[staffIds.length - 1];
+      if (idStaff === undefined) throw new ContractViolation('no listed client has a staff member: cannot check idStaff with active');
+      const all = await context.walk<ClientExtended>(extended, { idStaff });
+
+      const both = await context.walk<ClientExtended>(extended, { idStaff, active: 'true' });
+
+      const expected = all.items.filter((client) => client.Status === 'Active').map((client) => client.IdClient);
+      const probe = await context.get(`${extended}${queryString({ idStaff, active: 'true', pageSize: '1' })}`);
+      if (all.complete)
+        context.expect(
+          JSON.stringify(both.items.map((c) => c.IdClient)) === JSON.stringify(expected),
+          probe,
+          'the AND of idStaff and active is not the intersection',
+        );
+    },
+  );
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?idLocation&active=false&filter → every filter holds for every client (AND)',
+    async (context) => {
+      const { clients } = await context.sample();
+      const client = clients.find((c) => c.IdLocation !== null && c.Status === 'Inactive') ?? clients.find((c) => c.IdLocation !== null);
+      if (!client) throw new ContractViolation('no listed client has a location: cannot check idLocation with other filters');
+      const query = {
+        idLocation: client.IdLocation!,
+        active: client.Status === 'Active' ? 'true' : 'false',
+        filter: searchTerm(client),
+        pageSize: '100',
+      };
+
+      const exchange = await context.get(extended + queryString(query));
+
+      context.expectList(exchange, query);
+      const ids = (exchange.json as PageBody<ClientExtended>).Results.map((c) => c.IdClient);
+      context.expect(ids.includes(client.IdClient), exchange, `client ${client.IdClient} meets every filter but is missing`);
+    },
+  );
+
+  /** Three to five letters from the middle of a client's last name, accents and case as listed. */
+  /**
+   * Up to five characters cut from the middle of a client's FullName, as
+   * listed (spaces, hyphens and apostrophes kept): a substring of the name, so
+   * the filter rule says that client must be found. Never cut so that the
+   * term starts or ends with white space, which the filter would trim.
+   */
+  function searchTerm(client: ClientExtended): string {
+    const chars = [...client.FullName];
+    const start = Math.max(0, Math.floor(chars.length / 2) - 2);
+    return (
+      chars
+        .slice(start, start + 5)
+        .join('')
+        .trim() || client.FullName
+    );
+  }
+
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter → only matching clients, including the one the term came from',
+    async (context) => {
+      const { clients } = await context.sample();
+      const client = clients[Math.floor(clients.length / 2)]!;
+      const query = { filter: searchTerm(client), pageSize: '100' };
+
+      const exchange = await context.get(extended + queryString(query));
+
+      context.expectList(exchange, query);
+      const found = await context.walk<ClientExtended>(extended, { filter: query.filter });
+      context.expect(
+        found.items.some((c) => c.IdClient === client.IdClient),
+        exchange,
+        `filter=${query.filter} misses ${client.FullName}`,
+      );
+    },
+  );
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter → case- and accent-insensitive (upper case, accents folded)',
+    async (context) => {
+      const { clients } = await context.sample();
+      const client = clients.find((c) => fold(c.FullName) !== c.FullName.toLowerCase()) ?? clients[0]!;
+      const term = fold(client.PersonalInfo.LastName).toUpperCase();
+
+      const found = await context.walk<ClientExtended>(extended, { filter: term });
+
+      const probe = await context.get(extended + queryString({ filter: term, pageSize: '100' }));
+      context.expectList(probe, { filter: term, pageSize: '100' });
+      context.expect(
+        found.items.some((c) => c.IdClient === client.IdClient),
+        probe,
+        `filter=${term} misses ${client.FullName}`,
+      );
+    },
+  );
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter=<phone digits> → matches the phone ignoring spaces and dashes',
+    async (context) => {
+      const { clients } = await context.sample();
+      const client = clients[clients.length - 1]!;
+      const digits = client.Phone.replace(/\D/g, '').slice(-7);
+      const query = { filter: digits, pageSize: '100' };
+
+      const exchange = await context.get(extended + queryString(query));
+
+      context.expectList(exchange, query);
+      const found = await context.walk<ClientExtended>(extended, { filter: digits });
+      context.expect(
+        found.items.some((c) => c.IdClient === client.IdClient),
+        exchange,
+        `filter=${digits} misses ${client.Phone}`,
+      );
+    },
+  );
+  check('getClientsExtended', 'GET /Client/Extended?filter=<no such text> → 200 with no Results and X-Total-Count 0', async (context) => {
+    const query = { filter: 'qqxzj-no-client-has-this-9f3a' };
+
+    const exchange = await context.get(extended + queryString(query));
+
+    context.expectList(exchange, query);
+    context.expect(totalCount(exchange) === 0, exchange, 'X-Total-Count is not 0');
+  });
+  check('getClientsExtended', 'GET /Client/Extended?filter= (empty or blank) → no filter at all', async (context) => {
+    const plain = await context.get(extended);
+
+    for (const filter of ['', '   ']) {
+      const exchange = await context.get(extended + queryString({ filter }));
+      context.expectList(exchange, { filter });
+      context.expect(totalCount(exchange) === totalCount(plain), exchange, `filter=${JSON.stringify(filter)} changed X-Total-Count`);
+    }
+  });
+  check('getClientsExtended', 'GET /Client/Extended?filter with reserved characters and unicode → 200, plain text', async (context) => {
+    for (const filter of ["O'Brien", 'a/b', '(x),y', '@example', 'Åsa Ölund', '李', '😀', 'x;y', '100%']) {
+      const exchange = await context.get(extended + queryString({ filter }));
+      context.expectList(exchange, { filter });
+    }
+  });
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter=<200 emoji>&page=2&pageSize=1 → 200 with a Link header within its documented maxLength',
+    async (context) => {
+      // 200 code points is a valid filter; percent-encoded, each emoji takes 12 characters in each of the four links.
+      const query = { filter: '😀'.repeat(200), page: '2', pageSize: '1' };
+
+      const exchange = await context.get(extended + queryString(query));
+
+      context.expectList(exchange, query);
+    },
+  );
+  check('getClientsExtended', 'GET /Client/Extended?idStaff=<unknown uuid> → 200 with no Results', async (context) => {
+    const query = { idStaff: UNKNOWN_ID, idLocation: undefined };
+
+    const exchange = await context.get(extended + queryString(query));
+
+    context.expectList(exchange, { idStaff: UNKNOWN_ID });
+    context.expect(totalCount(exchange) === 0, exchange, 'an unknown staff id matched clients');
+  });
+  for (const [parameter, value, why] of [
+    ['active', 'yes', 'not a boolean'],
+    ['active', '1', 'not true or false'],
+    ['active', '', 'empty'],
+    ['idStaff', 'not-a-uuid', 'not a uuid'],
+    ['idStaff', `${UNKNOWN_ID}0`, 'too long for a uuid'],
+    ['idLocation', '12345', 'not a uuid'],
+    ['filter', 'x'.repeat(201), 'longer than 200 characters'],
+  ] as const) {
+    check(
+      'getClientsExtended',
+      `GET /Client/Extended?${parameter}=${value.length > 40 ? `<${value.length} chars>` : value} → 400 VALIDATION_ERROR naming ${parameter} (${why})`,
+      async (context) => {
+        const exchange = await context.get(`${extended}?${parameter}=${encodeURIComponent(value)}`);
+
+        const body = context.expectError(exchange, 400, 'VALIDATION_ERROR');
+        context.expect(body.Message.includes(parameter), exchange, `the Message does not name ${parameter}`);
+      },
+    );
+  }
+  check('getClientsExtended', "GET /Client/Simple?active=true → 400: Extended's filters are unknown to Simple", async (context) => {
+    const exchange = await context.get(`${PATHS.getClientsSimple}?active=true`);
+
+    context.expectError(exchange, 400, 'VALIDATION_ERROR');
+  });
+}

@@ -1,0 +1,278 @@
+// Checks over whole lists rather than one page: the full walk (unique ids, the
+// documented order across every page boundary, the count), Detail agreement
+// sampled across the whole list, the in-record rules on every walked record,
+// filter completeness (the rule applied to the walked list gives exactly the
+// filtered answer) and every Link target followed.
+import { isDeepStrictEqual } from 'node:util';
+import type { ClientDetail, ClientExtended } from '../../contract/wire-types';
+import { fold, linkRelations, matchesFilter, queryString, recordViolations, targetQuery, totalCount, type ListQuery } from '../semantics';
+import { operationPaths, type CheckContext, type Define, type FullWalk } from '../context';
+
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+
+/** The documented order (openapi.yaml, Lists): FullName at primary strength, then IdClient in lower case. */
+function compareClients(a: Pick<ClientExtended, 'FullName' | 'IdClient'>, b: Pick<ClientExtended, 'FullName' | 'IdClient'>): number {
+  const byName = collator.compare(a.FullName, b.FullName);
+  if (byName !== 0) return byName;
+  const [x, y] = [a.IdClient.toLowerCase(), b.IdClient.toLowerCase()];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Every walked client, in list order. */
+function walkedClients(walk: FullWalk): ClientExtended[] {
+  return walk.pages.flatMap((page) => page.items);
+}
+
+/** Evenly spread picks from a list, first and last included. */
+function spread<T>(items: readonly T[], count: number): T[] {
+  if (items.length <= count) return [...items];
+  return Array.from({ length: count }, (_, i) => items[Math.round((i * (items.length - 1)) / (count - 1))]!);
+}
+
+/** How many clients Detail is compared with, spread over the walked list. */
+const DETAIL_SAMPLES = 24;
+
+export function walkChecks(check: Define): void {
+  const PATHS = operationPaths();
+  const extended = PATHS.getClientsExtended;
+
+  for (const operation of ['getClientsSimple', 'getClientsExtended'] as const) {
+    const path = PATHS[operation];
+    const short = path.replace('/api/v1', '');
+    check(
+      operation,
+      `GET ${short} full walk (pageSize 100, bounded) → unique ids and PersonalIds, ordered across every page boundary, as many as X-Total-Count`,
+      async (context) => {
+        const walk = await context.fullWalk(path);
+
+        const seen = new Set<string>();
+        const personalIds = new Set<string>();
+        let previous: ClientExtended | undefined;
+        let previousPage = 0;
+        for (const { page, exchange, items } of walk.pages) {
+          context.expect(
+            totalCount(exchange) === walk.total,
+            exchange,
+            `X-Total-Count changed to ${totalCount(exchange)} from ${walk.total}`,
+          );
+          // Across the gap of a bounded walk the order cannot be compared.
+          if (page !== previousPage + 1) previous = undefined;
+          for (const [i, client] of items.entries()) {
+            const id = client.IdClient.toLowerCase();
+            context.expect(
+              !seen.has(id),
+              exchange,
+              `client ${client.IdClient} (${client.FullName}) is listed twice (page ${page}, item ${i})`,
+            );
+            seen.add(id);
+            context.expect(
+              !personalIds.has(client.PersonalId),
+              exchange,
+              `PersonalId ${client.PersonalId} is not unique (page ${page}, item ${i})`,
+            );
+            personalIds.add(client.PersonalId);
+            if (previous)
+              context.expect(
+                compareClients(previous, client) < 0,
+                exchange,
+                `page ${page} item ${i}: ${client.FullName} (${client.IdClient}) comes after ${previous.FullName} (${previous.IdClient}), against the documented order`,
+              );
+            previous = client;
+          }
+          previousPage = page;
+        }
+        if (walk.complete) {
+          const probe = walk.pages[walk.pages.length - 1]!.exchange;
+          context.expect(seen.size === walk.total, probe, `the walk found ${seen.size} clients; X-Total-Count says ${walk.total}`);
+        }
+      },
+    );
+  }
+
+  check(
+    'getClientsSimple',
+    'GET /Client/Simple and /Client/Extended full walks → the same clients in the same order with the same basic fields',
+    async (context) => {
+      const [simple, ext] = [await context.fullWalk(PATHS.getClientsSimple), await context.fullWalk(extended)];
+
+      const basic = (c: ClientExtended) => [c.IdClient, c.FullName, c.PersonalId, c.Phone, c.Email];
+      const a = walkedClients(simple).map(basic);
+      const b = walkedClients(ext).map(basic);
+      const probe = ext.pages[0]!.exchange;
+      context.expect(simple.total === ext.total, probe, `X-Total-Count: Simple ${simple.total}, Extended ${ext.total}`);
+      const differs = a.findIndex((row, i) => !isDeepStrictEqual(row, b[i]));
+      context.expect(differs < 0 && a.length === b.length, probe, `Simple and Extended differ at walked position ${differs}`);
+    },
+  );
+
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended full walk → every record keeps the in-record rules (FullName is FirstName LastName; PersonalId begins with DateOfBirth and ends in its Luhn digit; basic fields repeat the sections; StaffName/LocationName null with their ids)',
+    async (context) => {
+      const walk = await context.fullWalk(extended);
+
+      for (const { exchange, items } of walk.pages) {
+        const problems = items.flatMap((client) => recordViolations(client));
+        if (problems.length > 0) context.fail(exchange, problems.slice(0, 5).join('\n    '));
+      }
+    },
+  );
+
+  check(
+    'getClientDetail',
+    `GET /Client/Detail/{idClient} for ${DETAIL_SAMPLES} clients spread over the whole list (first, middle, last pages) → agrees with Extended, keeps the in-record rules`,
+    async (context) => {
+      const walk = await context.fullWalk(extended);
+      const picks = spread(walkedClients(walk), DETAIL_SAMPLES);
+      for (const kind of ['IdStaff', 'IdLocation'] as const) {
+        const withNull = walkedClients(walk).find((c) => c[kind] === null);
+        if (withNull && !picks.includes(withNull)) picks.push(withNull);
+      }
+
+      for (const listed of picks) {
+        const exchange = await context.get(`${PATHS.getClientDetail}/${listed.IdClient}`);
+
+        context.expectStatus(exchange, 200);
+        const detail = exchange.json as ClientDetail;
+        const expect = (ok: boolean, what: string) =>
+          context.expect(ok, exchange, `Detail disagrees with Extended on ${what} for ${listed.IdClient} (${listed.FullName})`);
+        // JSON objects are unordered (RFC 8259): values are compared, not serializations.
+        expect(detail.IdClient.toLowerCase() === listed.IdClient.toLowerCase(), 'IdClient');
+        expect(isDeepStrictEqual(detail.PersonalInfo, listed.PersonalInfo), 'PersonalInfo');
+        expect(isDeepStrictEqual(detail.ContactInfo, listed.ContactInfo), 'ContactInfo');
+        expect(detail.Status === listed.Status, 'Status');
+        expect((detail.Staff?.IdStaff ?? null) === listed.IdStaff && (detail.Staff?.FullName ?? null) === listed.StaffName, 'Staff');
+        expect(
+          (detail.Location?.IdLocation ?? null) === listed.IdLocation && (detail.Location?.Name ?? null) === listed.LocationName,
+          'Location',
+        );
+        const problems = recordViolations(detail);
+        if (problems.length > 0) context.fail(exchange, problems.join('\n    '));
+      }
+    },
+  );
+
+  /** The filtered list walked (bounded by context.walk), compared with the rule applied to the full walk. */
+  async function expectFilterExactly(context: CheckContext, term: string, source: ClientExtended, why: string): Promise<void> {
+    const walk = await context.fullWalk(extended);
+    const query = { filter: term, pageSize: '100' };
+    const probe = await context.get(extended + queryString(query));
+    context.expectList(probe, query);
+
+    const found = await context.walk<ClientExtended>(extended, { filter: term });
+
+    const ids = found.items.map((c) => c.IdClient);
+    context.expect(
+      ids.includes(source.IdClient),
+      probe,
+      `filter=${JSON.stringify(term)} (${why}) misses ${source.FullName} (${source.IdClient})`,
+    );
+    if (walk.complete && found.complete) {
+      const expected = walkedClients(walk)
+        .filter((c) => matchesFilter(c, term))
+        .map((c) => c.IdClient);
+      const missing = expected.filter((id) => !ids.includes(id));
+      const extra = ids.filter((id) => !expected.includes(id));
+      context.expect(
+        missing.length === 0 && extra.length === 0 && isDeepStrictEqual(ids, expected),
+        probe,
+        `filter=${JSON.stringify(term)} (${why}) is not exactly the matching clients in list order: ${missing.length} missing (${missing.slice(0, 3).join(', ')}), ${extra.length} extra (${extra.slice(0, 3).join(', ')})`,
+      );
+    }
+  }
+
+  const onlyIn = (client: ClientExtended, term: string, field: 'FullName' | 'Email' | 'Phone') => {
+    const others = (['FullName', 'PersonalId', 'Email', 'Phone'] as const).filter((f) => f !== field);
+    return others.every((f) => !fold(client[f]).includes(fold(term)));
+  };
+
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter=<a term only in FullName> → exactly the matching clients (completeness)',
+    async (context) => {
+      const clients = walkedClients(await context.fullWalk(extended));
+      const candidates = spread(clients, 40).map((client) => {
+        const chars = [...client.PersonalInfo.LastName];
+        return {
+          client,
+          term: chars
+            .slice(Math.max(0, chars.length - 5))
+            .join('')
+            .trim(),
+        };
+      });
+      const pick = candidates.find(({ client, term }) => term.length >= 3 && onlyIn(client, term, 'FullName')) ?? candidates[0]!;
+
+      await expectFilterExactly(context, pick.term, pick.client, 'only in FullName');
+    },
+  );
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter=<a term only in Email> → exactly the matching clients (completeness)',
+    async (context) => {
+      const clients = walkedClients(await context.fullWalk(extended));
+      const client = clients[Math.floor(clients.length / 3)]!;
+      const at = client.Email.indexOf('@');
+      // Around the '@': no name, PersonalId or phone holds an '@'.
+      const term = client.Email.slice(Math.max(0, at - 2), at + 3);
+
+      await expectFilterExactly(context, term, client, 'only in Email');
+    },
+  );
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter=<the last digits of a Phone, as written> → exactly the matching clients (completeness)',
+    async (context) => {
+      const clients = walkedClients(await context.fullWalk(extended));
+      const client = clients[Math.floor((2 * clients.length) / 3)]!;
+      const term = client.Phone.slice(-6).trim();
+
+      await expectFilterExactly(context, term, client, 'in Phone');
+    },
+  );
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter=<a full name folded and upper-cased> → exactly the matching clients (case- and accent-insensitive completeness)',
+    async (context) => {
+      const clients = walkedClients(await context.fullWalk(extended));
+      // The whole name with its space: found in FullName only by folding, and in no e-mail address (they hold no spaces).
+      const client = clients.find((c) => fold(c.FullName) !== c.FullName.toLowerCase()) ?? clients[0]!;
+      const term = fold(client.FullName).toUpperCase();
+
+      await expectFilterExactly(context, term, client, 'accents folded, upper case');
+    },
+  );
+
+  for (const operation of ['getClientsSimple', 'getClientsExtended'] as const) {
+    const path = PATHS[operation];
+    const short = path.replace('/api/v1', '');
+    const queries: ListQuery[] = [{ page: '2', pageSize: '3' }];
+    if (operation === 'getClientsExtended') queries.push({ page: '2', pageSize: '2', active: 'true', filter: 'a' });
+    for (const query of queries) {
+      check(
+        operation,
+        `GET ${short}${queryString(query)} → every Link target (first, prev, next, last) gives exactly the page it names`,
+        async (context) => {
+          const start = await context.get(path + queryString(query));
+          context.expectList(start, query);
+          const links = linkRelations(start.headers.get('link'));
+
+          for (const rel of ['first', 'prev', 'next', 'last']) {
+            const target = links.get(rel);
+            if (target === undefined) continue; // listViolations already holds which links must be there.
+            const { pathname, params } = targetQuery(target, start.url);
+            const followed = await context.get(pathname + (params.size > 0 ? `?${params.toString()}` : ''));
+            const named: ListQuery = { ...query, page: params.get('page') ?? '1', pageSize: params.get('pageSize') ?? undefined };
+            context.expectList(followed, named);
+            const direct = await context.get(path + queryString(named));
+            context.expect(
+              isDeepStrictEqual(followed.json, direct.json) && totalCount(followed) === totalCount(start),
+              followed,
+              `Link rel="${rel}" gave another page than ${path}${queryString(named)}`,
+            );
+          }
+        },
+      );
+    }
+  }
+}

@@ -1,0 +1,406 @@
+// A second implementation of the Client Records and Diagnostics Service,
+// written from openapi.yaml alone (node:http, no Express, no validator, nothing
+// from server/ or seeds/), to prove the contract suite raises no false alarm
+// on a correct backend that makes other legitimate choices. Only the wire
+// types come from contract/wire-types (types, erased at run time).
+//
+// Its free choices, wherever the spec leaves freedom:
+//  1. Data: 317 clients from its own tiny generator (mulberry32), 7 staff
+//     members and 5 locations; about 1 in 6 clients without staff, 1 in 7
+//     without location, 1 in 5 without insurance.
+//  2. Ids are uuid v7 (time-ordered layout), not v4.
+//  3. Names: compound and apostrophe surnames (Ek Nyberg, O'Connor,
+//     Lund-Holm, de la Cruz), letters the folding rule replaces (Yıldız,
+//     Þórsson, Ødegård, Łukasz, Œuvray) and letters outside it (Ŋgata,
+//     Ħabib, Əliyev), which match only themselves.
+//  4. JSON member order: Extended lists PersonalInfo's members in another
+//     order than Detail; Detail puts Status first.
+//  5. Link: one header line per link, `rel` after a `title` parameter and
+//     unquoted when single, combined relation types (`rel="first prev"`)
+//     when two relations name the same page, query-only relative references
+//     (`<?pageSize=3&page=2>`), pageSize before page.
+//  6. Own Message texts for every error (Codes as the spec's table).
+//  7. gzip whenever the request accepts it; header names written in lower case.
+//  8. 401 is decided before 400 (a request without a key and with a bad
+//     parameter is 401); `Prefer` is ignored, as a real deployment does.
+//  9. Generated X-Request-Ids are uuid v7 too.
+import http from 'node:http';
+import zlib from 'node:zlib';
+import type { ClientDetail, ClientExtended, ErrorCode, PersonalInfo } from '../../contract/wire-types';
+
+export const SECOND_API_KEY = 'Second-Impl-Key-7';
+const CLIENT_COUNT = 317;
+
+// ---------------------------------------------------------------- data
+
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const random = mulberry32(8288);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const digits = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 10)).join('');
+const hex = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');
+
+let clock = Date.UTC(2026, 2, 1);
+/** uuid v7: 48 bits of milliseconds, version 7, variant 10, random bits. */
+function uuidV7(): string {
+  clock += 1 + Math.floor(random() * 1000);
+  const ms = clock.toString(16).padStart(12, '0');
+  return `${ms.slice(0, 8)}-${ms.slice(8)}-7${hex(3)}-${pick(['8', '9', 'a', 'b'])}${hex(3)}-${hex(12)}`;
+}
+
+const FIRST = ['Ada', 'Björn', 'Çelik', 'Dóra', 'Émile', 'Łukasz', 'Ørjan', 'Zoë', 'Ngozi', 'Siobhán', 'Kai', 'Ümit', 'Ása', 'Jean-Luc'];
+const LAST = [
+  'Ek Nyberg',
+  "O'Connor",
+  'Lund-Holm',
+  'de la Cruz',
+  'Yıldız',
+  'Þórsson',
+  'Ødegård',
+  'Œuvray',
+  'Ŋgata',
+  'Ħabib',
+  'Əliyev',
+  'Strauß',
+  'Smith',
+  'Åkesson',
+  'Nguyễn',
+  'McDonald',
+];
+const CITIES = ['Umeå', 'Tromsø', 'Aarhus', 'Oulu', 'Reykjavík'];
+
+/** The spec's folding rule (openapi.yaml, filter): NFD, marks removed, lower case, nine letters replaced. */
+const REPLACED: Record<string, string> = { ø: 'o', æ: 'ae', ß: 'ss', ł: 'l', đ: 'd', œ: 'oe', ð: 'd', þ: 'th', ı: 'i' };
+function fold(text: string): string {
+  return [...text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()].map((c) => REPLACED[c] ?? c).join('');
+}
+
+function luhn(text: string): number {
+  let sum = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    let d = Number(text[i]) * (i % 2 === 0 ? 2 : 1);
+    if (d > 9) d -= 9;
+    sum += d;
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+function phone(): string {
+  return random() < 0.5
+    ? `+46 7${digits(1)} ${digits(3)} ${digits(2)} ${digits(2)}`
+    : `+45 (${digits(2)}) ${digits(2)}-${digits(2)}-${digits(2)}`;
+}
+
+function address(city: string) {
+  return {
+    Street: `${pick(['Norra', 'Södra', 'Gamle'])} vägen ${1 + Math.floor(random() * 90)}`,
+    City: city,
+    PostalCode: `${digits(3)} ${digits(2)}`,
+    Country: 'Nordland',
+  };
+}
+
+const staffPool = Array.from({ length: 7 }, (_, i) => ({
+  IdStaff: uuidV7(),
+  FullName: `${pick(FIRST)} ${pick(LAST)}`,
+  Specialization: pick(['Family Medicine', 'Geriatrics', 'Paediatrics']),
+  Email: `staff${i}@care.example.net`,
+  Phone: phone(),
+}));
+const locationPool = CITIES.map((city) => ({ IdLocation: uuidV7(), Name: `${city} Clinic`, Address: address(city) }));
+
+function makeClient(index: number, personalIds: Set<string>): ClientDetail {
+  const first = pick(FIRST);
+  const last = pick(LAST);
+  const full = `${first} ${last}`;
+  let personalId: string;
+  let dob: string;
+  do {
+    const day = new Date(Date.UTC(1930, 0, 1) + Math.floor(random() * 27_000) * 86_400_000);
+    dob = day.toISOString().slice(0, 10);
+    const serial = digits(3);
+    const yymmdd = dob.replace(/-/g, '').slice(2);
+    personalId = `${dob.replace(/-/g, '')}-${serial}${luhn(yymmdd + serial)}`;
+  } while (personalIds.has(personalId));
+  personalIds.add(personalId);
+  const local = fold(full)
+    .replace(/[^a-z0-9]+/g, '.')
+    .replace(/^\.|\.$/g, '');
+  const staff = random() < 1 / 6 ? null : pick(staffPool);
+  const location = random() < 1 / 7 ? null : pick(locationPool);
+  return {
+    Status: random() < 0.7 ? 'Active' : 'Inactive',
+    IdClient: uuidV7(),
+    PersonalInfo: {
+      Gender: pick(['Male', 'Female', 'Other', 'Unknown'] as const),
+      DateOfBirth: dob,
+      PersonalId: personalId,
+      FullName: full,
+      LastName: last,
+      FirstName: first,
+    },
+    ContactInfo: { Phone: phone(), Email: `${local || 'client'}.${index}@mail.example.org`, Address: address(pick(CITIES)) },
+    Staff: staff,
+    Location: location,
+    Insurance:
+      random() < 0.2 ? null : { IdInsurance: uuidV7(), Name: 'Fjord Mutual', Code: 'FJM', PolicyNumber: `FJM-${digits(4)}-${digits(4)}` },
+    Medical: { Medications: [], Allergies: random() < 0.3 ? [{ Severity: 'Mild', Name: 'Birch pollen' }] : [] },
+  };
+}
+
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+const personalIds = new Set<string>();
+const CLIENTS: ClientDetail[] = Array.from({ length: CLIENT_COUNT }, (_, i) => makeClient(i, personalIds)).sort(
+  (a, b) => collator.compare(a.PersonalInfo.FullName, b.PersonalInfo.FullName) || (a.IdClient < b.IdClient ? -1 : 1),
+);
+const BY_ID = new Map(CLIENTS.map((c) => [c.IdClient, c]));
+
+function extended(c: ClientDetail): ClientExtended {
+  const p = c.PersonalInfo;
+  // Another member order than Detail's PersonalInfo (free: JSON objects are unordered).
+  const info: PersonalInfo = {
+    FirstName: p.FirstName,
+    LastName: p.LastName,
+    FullName: p.FullName,
+    PersonalId: p.PersonalId,
+    DateOfBirth: p.DateOfBirth,
+    Gender: p.Gender,
+  };
+  return {
+    IdClient: c.IdClient,
+    FullName: p.FullName,
+    PersonalId: p.PersonalId,
+    Phone: c.ContactInfo.Phone,
+    Email: c.ContactInfo.Email,
+    PersonalInfo: info,
+    ContactInfo: c.ContactInfo,
+    IdStaff: c.Staff?.IdStaff ?? null,
+    StaffName: c.Staff?.FullName ?? null,
+    IdLocation: c.Location?.IdLocation ?? null,
+    LocationName: c.Location?.Name ?? null,
+    Status: c.Status,
+  };
+}
+
+// ---------------------------------------------------------------- HTTP
+
+class Failure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ECHOED_ID = /^[A-Za-z0-9_.:@-]{1,128}$/;
+const DIGIT_TERM = /^[\d\s()+-]*\d[\d\s()+-]*$/;
+
+type Query = Map<string, string>;
+
+function parseQuery(search: string, allowed: readonly string[]): Query {
+  const query: Query = new Map();
+  for (const pair of search.replace(/^\?/, '').split('&')) {
+    if (pair === '') continue;
+    const at = pair.indexOf('=');
+    let name: string;
+    let value: string;
+    try {
+      const decode = (text: string) => decodeURIComponent(text.replace(/\+/g, ' '));
+      name = decode(at < 0 ? pair : pair.slice(0, at));
+      value = at < 0 ? '' : decode(pair.slice(at + 1));
+    } catch {
+      throw new Failure(400, 'VALIDATION_ERROR', `Malformed percent-encoding in the query near "${pair.slice(0, 40)}"`);
+    }
+    if (!allowed.includes(name)) throw new Failure(400, 'VALIDATION_ERROR', `Parameter "${name}" is not accepted here`);
+    if (query.has(name)) throw new Failure(400, 'VALIDATION_ERROR', `Parameter "${name}" appears more than once`);
+    query.set(name, value);
+  }
+  return query;
+}
+
+function integer(query: Query, name: string, fallback: number, max: number): number {
+  const raw = query.get(name);
+  if (raw === undefined) return fallback;
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > max)
+    throw new Failure(400, 'VALIDATION_ERROR', `Parameter "${name}" wants a whole number in 1..${max}`);
+  return Number(raw);
+}
+
+function uuid(query: Query, name: string): string | undefined {
+  const raw = query.get(name);
+  if (raw === undefined) return undefined;
+  if (!UUID.test(raw)) throw new Failure(400, 'VALIDATION_ERROR', `Parameter "${name}" wants a uuid`);
+  return raw;
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string | string[]>;
+}
+
+function list(pathname: string, query: Query, detailed: boolean): Answer {
+  const page = integer(query, 'page', 1, 2147483647);
+  const pageSize = integer(query, 'pageSize', 25, 100);
+  let clients = CLIENTS;
+  if (detailed) {
+    const active = query.get('active');
+    if (active !== undefined && active !== 'true' && active !== 'false')
+      throw new Failure(400, 'VALIDATION_ERROR', 'Parameter "active" is true or false');
+    const filter = query.get('filter');
+    if (filter !== undefined && [...filter].length > 200)
+      throw new Failure(400, 'VALIDATION_ERROR', 'Parameter "filter" is at most 200 characters');
+    const idStaff = uuid(query, 'idStaff')?.toLowerCase();
+    const idLocation = uuid(query, 'idLocation')?.toLowerCase();
+    const term = fold((filter ?? '').trim()).replace(/\s+/g, ' ');
+    const termDigits = DIGIT_TERM.test(term) ? term.replace(/\D/g, '') : undefined;
+    clients = clients.filter(
+      (c) =>
+        (active === undefined || (c.Status === 'Active') === (active === 'true')) &&
+        (idStaff === undefined || c.Staff?.IdStaff === idStaff) &&
+        (idLocation === undefined || c.Location?.IdLocation === idLocation) &&
+        (term === '' ||
+          [c.PersonalInfo.FullName, c.PersonalInfo.PersonalId, c.ContactInfo.Email, c.ContactInfo.Phone].some((f) =>
+            fold(f).includes(term),
+          ) ||
+          (termDigits !== undefined && c.ContactInfo.Phone.replace(/\D/g, '').includes(termDigits))),
+    );
+  }
+  const total = clients.length;
+  const last = Math.max(1, Math.ceil(total / pageSize));
+  const results = clients.slice((page - 1) * pageSize, page * pageSize).map((c) => {
+    const e = extended(c);
+    return detailed ? e : { IdClient: e.IdClient, FullName: e.FullName, PersonalId: e.PersonalId, Phone: e.Phone, Email: e.Email };
+  });
+  // Query-only references, pageSize first, the request's other parameters as sent; relations naming one page share a value.
+  const others = [...query].filter(([name]) => name !== 'page' && name !== 'pageSize');
+  const ref = (n: number) => `?pageSize=${pageSize}${others.map(([k, v]) => `&${k}=${encodeURIComponent(v)}`).join('')}&page=${n}`;
+  const byPage = new Map<number, string[]>();
+  const add = (rel: string, n: number) => byPage.set(n, [...(byPage.get(n) ?? []), rel]);
+  add('first', 1);
+  if (page > 1) add('prev', Math.min(page - 1, last));
+  if (page < last) add('next', page + 1);
+  add('last', last);
+  const links = [...byPage].map(([n, rels]) => `<${ref(n)}>; title="page ${n}"; rel=${rels.length > 1 ? `"${rels.join(' ')}"` : rels[0]}`);
+  void pathname;
+  return {
+    status: 200,
+    body: { Results: results, PageSize: pageSize, Page: page },
+    headers: { 'x-total-count': String(total), link: links },
+  };
+}
+
+function route(method: string, pathname: string, search: string, key: string | undefined): Answer {
+  const known = /^\/api\/v1\/(Diagnostics\/(Ping|Exception)|Client\/(Simple|Extended)|Client\/Detail\/([^/]+))$/.exec(pathname);
+  if (!known) throw new Failure(404, 'NOT_FOUND', `Nothing lives at ${pathname}`);
+  if (method !== 'GET') throw new Failure(405, 'METHOD_NOT_ALLOWED', `Only GET is served at ${pathname}`);
+  if (pathname.startsWith('/api/v1/Client/')) {
+    if (key === undefined) throw new Failure(401, 'UNAUTHORIZED', 'Send your key in X-Api-Key');
+    if (key !== SECOND_API_KEY) throw new Failure(401, 'UNAUTHORIZED', 'That X-Api-Key is not one of ours');
+  }
+  if (known[2] === 'Ping') {
+    parseQuery(search, []);
+    return { status: 200, body: 'Pong' };
+  }
+  if (known[2] === 'Exception') {
+    parseQuery(search, []);
+    throw new Failure(500, 'TEST_EXCEPTION', 'This is a test exception from /Exception endpoint');
+  }
+  if (known[3] === 'Simple') return list(pathname, parseQuery(search, ['page', 'pageSize']), false);
+  if (known[3] === 'Extended')
+    return list(pathname, parseQuery(search, ['page', 'pageSize', 'active', 'filter', 'idStaff', 'idLocation']), true);
+  parseQuery(search, []);
+  let id: string;
+  try {
+    id = decodeURIComponent(known[4]!);
+  } catch {
+    throw new Failure(400, 'VALIDATION_ERROR', 'idClient is not valid percent-encoding');
+  }
+  if (!UUID.test(id)) throw new Failure(400, 'VALIDATION_ERROR', 'idClient wants a uuid');
+  const client = BY_ID.get(id.toLowerCase());
+  if (!client) throw new Failure(404, 'CLIENT_NOT_FOUND', `Client ${id} is unknown`);
+  return { status: 200, body: client };
+}
+
+function send(req: http.IncomingMessage, res: http.ServerResponse, answer: Answer): void {
+  let body: Buffer = Buffer.from(JSON.stringify(answer.body), 'utf8');
+  const headers: Record<string, string | string[]> = { 'content-type': 'application/json; charset=utf-8', ...answer.headers };
+  if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+    body = zlib.gzipSync(body);
+    headers['content-encoding'] = 'gzip';
+    headers.vary = 'accept-encoding';
+  }
+  headers['content-length'] = String(body.length);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.writeHead(answer.status);
+  res.end(body);
+}
+
+function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const incoming = req.headers['x-request-id'];
+  res.setHeader('x-request-id', typeof incoming === 'string' && ECHOED_ID.test(incoming) ? incoming : uuidV7());
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    res.setHeader('access-control-allow-origin', '*');
+    res.setHeader('access-control-expose-headers', 'x-total-count, link, x-request-id');
+  }
+  const method = req.method ?? 'GET';
+  const [pathname = '/', search = ''] = (req.url ?? '/').split(/\?(.*)/s, 2);
+  if (method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
+    res.setHeader('access-control-allow-methods', 'GET');
+    res.setHeader('access-control-allow-headers', 'x-api-key, prefer, x-request-id');
+    res.setHeader('access-control-max-age', '300');
+    res.writeHead(204);
+    res.end();
+    return;
+  }
+  try {
+    const key = req.headers['x-api-key'];
+    send(req, res, route(method, pathname, search, typeof key === 'string' ? key : undefined));
+  } catch (error) {
+    const failure = error instanceof Failure ? error : new Failure(500, 'INTERNAL_ERROR', 'Something went wrong on our side');
+    if (failure.status === 405) res.setHeader('allow', 'GET');
+    send(req, res, { status: failure.status, body: { Message: failure.message, Code: failure.code } });
+  }
+}
+
+export interface SecondImplementation {
+  baseUrl: string;
+  apiKey: string;
+  stop(): Promise<void>;
+}
+
+/** Starts it on 127.0.0.1 and a free port. */
+export function startSecondImplementation(): Promise<SecondImplementation> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => handle(req, res));
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      resolve({
+        baseUrl: `http://127.0.0.1:${port}`,
+        apiKey: SECOND_API_KEY,
+        stop: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
