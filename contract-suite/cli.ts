@@ -43,13 +43,28 @@ function parse(argv: readonly string[]): { env: Record<string, string>; remote: 
   return { env, remote: env.CONTRACT_BASE_URL !== undefined };
 }
 
-const { env, remote } = parse(process.argv.slice(2));
-const root = projectRoot();
-const jest = require.resolve('jest/bin/jest', { paths: [root] });
-const args = [jest, '--verbose', path.join('tests', 'contract'), ...(remote ? ['--testPathIgnorePatterns', 'mutation\\.test\\.ts$'] : [])];
-if (remote) console.log(`contract suite against ${env.CONTRACT_BASE_URL}${env.CONTRACT_API_KEY ? '' : ' (key: dev-key)'}`);
-const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => {
-  process.exitCode = code ?? (signal ? 1 : 0);
-});
+/**
+ * Runs the suite for `argv`; resolves to its exit code. (Interim shape: the
+ * contract engineer's runner replaces this file with the same signature.)
+ */
+export function runContractCli(argv: readonly string[]): Promise<number> {
+  const { env, remote } = parse(argv);
+  const root = projectRoot();
+  const jest = require.resolve('jest/bin/jest', { paths: [root] });
+  const args = [
+    jest,
+    '--verbose',
+    path.join('tests', 'contract'),
+    ...(remote ? ['--testPathIgnorePatterns', 'mutation\\.test\\.ts$'] : []),
+  ];
+  if (remote) console.log(`contract suite against ${env.CONTRACT_BASE_URL}${env.CONTRACT_API_KEY ? '' : ' (key: dev-key)'}`);
+  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+if (require.main === module) {
+  void runContractCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}
