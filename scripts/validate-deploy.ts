@@ -20,33 +20,41 @@ interface Model {
 }
 
 /** `apps/v1` + `Deployment` → `kubernetes-models/apps/v1/Deployment`; the core group has no prefix. */
-function modelOf(manifest: Manifest): new (data: Manifest) => Model {
-  const module = require(`kubernetes-models/${manifest.apiVersion}/${manifest.kind}`) as Record<string, new (data: Manifest) => Model>;
+async function modelOf(manifest: Manifest): Promise<new (data: Manifest) => Model> {
+  const module = (await import(`kubernetes-models/${manifest.apiVersion}/${manifest.kind}`)) as Record<
+    string,
+    new (data: Manifest) => Model
+  >;
   const model = module[manifest.kind];
   if (!model) throw new Error(`no schema for ${manifest.apiVersion} ${manifest.kind}`);
   return model;
 }
 
-const root = projectRoot();
-const file = path.join(root, 'deploy', 'kubernetes.yaml');
-let failed = false;
-for (const document of YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
-  const manifest = document.toJS() as Manifest;
-  const name = `${manifest.kind}/${manifest.metadata?.name ?? '?'}`;
-  try {
-    new (modelOf(manifest))(manifest).validate();
-    console.log(`deploy/kubernetes.yaml: ${name} matches the ${manifest.apiVersion} schema`);
-  } catch (error) {
-    failed = true;
-    console.error(`deploy/kubernetes.yaml: ${name}: ${(error as Error).message.split('\n')[0]}`);
+async function main(): Promise<void> {
+  const root = projectRoot();
+  const file = path.join(root, 'deploy', 'kubernetes.yaml');
+  let failed = false;
+  for (const document of YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
+    const manifest = document.toJS() as Manifest;
+    const name = `${manifest.kind}/${manifest.metadata?.name ?? '?'}`;
+    try {
+      const Model = await modelOf(manifest);
+      new Model(manifest).validate();
+      console.log(`deploy/kubernetes.yaml: ${name} matches the ${manifest.apiVersion} schema`);
+    } catch (error) {
+      failed = true;
+      console.error(`deploy/kubernetes.yaml: ${name}: ${(error as Error).message.split('\n')[0]}`);
+    }
   }
+
+  const linter = path.join(path.dirname(require.resolve('dockerfile-utils/package.json', { paths: [root] })), 'bin', 'dockerfile-utils');
+  try {
+    execFileSync(process.execPath, [linter, 'lint', path.join(root, 'Dockerfile')], { stdio: 'inherit' });
+    console.log('Dockerfile: no problems (dockerfile-utils lint)');
+  } catch {
+    failed = true;
+  }
+  process.exitCode = failed ? 1 : 0;
 }
 
-const linter = path.join(path.dirname(require.resolve('dockerfile-utils/package.json', { paths: [root] })), 'bin', 'dockerfile-utils');
-try {
-  execFileSync(process.execPath, [linter, 'lint', path.join(root, 'Dockerfile')], { stdio: 'inherit' });
-  console.log('Dockerfile: no problems (dockerfile-utils lint)');
-} catch {
-  failed = true;
-}
-process.exitCode = failed ? 1 : 0;
+void main();
