@@ -26,7 +26,10 @@ export function buildStore(config: Readonly<Config>, spec: SpecSource = specOf(c
 }
 
 /** The app for a ready config; the validator is warmed so the first request meets a ready app. */
-export async function mockFromConfig(config: Readonly<Config>, logger: Logger = createLogger(config.logLevel)): Promise<Mock> {
+export async function mockFromConfig(
+  config: Readonly<Config>,
+  logger: Logger = createLogger(config.logLevel, undefined, config.logFormat),
+): Promise<Mock> {
   const spec = specOf(config);
   const store = buildStore(config, spec);
   const app = createApp(config, store, logger, spec);
