@@ -66,3 +66,35 @@ describe('client-records-mock seed', () => {
     expect(fs.existsSync(missing)).toBe(false);
   });
 });
+
+describe('the command line', () => {
+  const cli = (...args: string[]) => spawnSync(process.execPath, [MAIN_JS, ...args], { encoding: 'utf8', timeout: 20_000 });
+
+  test('--version → the package version, exit 0', () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(MAIN_JS, '../../../package.json'), 'utf8')) as { version: string };
+
+    const result = cli('--version');
+
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(`${version}\n`);
+  });
+
+  test('--help → lists the subcommands and --watch', () => {
+    const result = cli('--help');
+
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/client-records-mock contract/);
+    expect(result.stdout).toMatch(/--watch/);
+  });
+
+  test.each([
+    [['--watch', '--workers', '2'], 'client-records-mock: --watch needs WORKERS=1\n'],
+    [['stray'], 'client-records-mock: unexpected argument "stray" (see --help)\n'],
+    [['--log-format', 'fancy'], 'client-records-mock: invalid --log-format="fancy": must be one of auto, pretty, json\n'],
+  ])('%j → one line, exit 2', (args, line) => {
+    const result = cli(...args);
+
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(line);
+  });
+});
