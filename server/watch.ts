@@ -41,8 +41,6 @@ export async function loadApp(config: Readonly<Config>, logger: Logger): Promise
 export interface WatchedApp {
   /** The handler to serve: it always runs the last app that loaded completely. */
   app: App;
-  /** Resolves when the reload under way (if any) has finished; for tests and a clean stop. */
-  settled(): Promise<void>;
   close(): void;
 }
 
@@ -94,10 +92,6 @@ export function watchApp(config: Readonly<Config>, logger: Logger, initial: App,
   }) as unknown as App;
   return {
     app,
-    settled: async () => {
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 10));
-      await running;
-    },
     close: () => {
       clearTimeout(timer);
       for (const file of files) fs.unwatchFile(file, onChange);
