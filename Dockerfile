@@ -1,35 +1,54 @@
-# Client Records mock: a two-stage image. Not built on the machine where this
-# project is developed (no Docker engine there); `docker build -t
+# Client Records mock: a two-stage image on the current Node LTS (24). Not
+# built on the machine where this project is developed (no container engine
+# there; `npm run lint:deploy` lints this file); `docker build -t
 # client-records-mock .` builds it anywhere else.
 
+# swagger-ui-dist depends on @scarf/scarf, whose install script reports the
+# install to a third party: turned off for every npm step of both stages
+# (and --ignore-scripts runs no install script at all).
+ARG NODE_IMAGE=node:24-bookworm-slim
+
 # Stage 1: compile the TypeScript with the dev dependencies (tsc).
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
+ENV SCARF_ANALYTICS=false
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json openapi.yaml ./
 COPY generated ./generated
+COPY contract ./contract
+COPY contract-suite ./contract-suite
 COPY seeds ./seeds
 COPY server ./server
+COPY scripts ./scripts
+COPY bench ./bench
 RUN npx tsc -p tsconfig.build.json
 
-# Stage 2: production dependencies, the compiled dist/ and the spec, nothing else.
-# `npm ci --omit=dev` runs no build step, hence dist/ comes from stage 1.
-FROM node:20-bookworm-slim
+# Stage 2: production dependencies, the compiled runtime and the spec, nothing
+# else. `npm ci --omit=dev --ignore-scripts` runs no build step (prepare needs
+# tsc), hence dist/ comes from stage 1. The contract command
+# (`client-records-mock contract`) is in dist/contract-suite.
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
+    SCARF_ANALYTICS=false \
     HOST=0.0.0.0 \
-    PORT=4000
+    PORT=4000 \
+    LOG_FORMAT=json
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-COPY --from=build /app/dist ./dist
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist/server ./dist/server
+COPY --from=build /app/dist/contract ./dist/contract
+COPY --from=build /app/dist/contract-suite ./dist/contract-suite
+COPY --from=build /app/dist/seeds ./dist/seeds
+COPY --from=build /app/dist/generated ./dist/generated
 # Read at run time: the validator, the route table and the docs page come from it.
 COPY openapi.yaml ./
 # The image's unprivileged user (uid 1000); the app writes nothing but stdout.
 USER node
 EXPOSE 4000
-# Node rather than curl: the slim image has no curl, and Node 20 has fetch.
+# Node rather than curl: the slim image has no curl, and Node has fetch.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/api/v1/Diagnostics/Ping').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains in-flight requests and exits 0 within 10 s.
-CMD ["node", "dist/server/main.js"]
+ENTRYPOINT ["node", "dist/server/main.js"]

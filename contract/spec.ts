@@ -26,12 +26,52 @@ function findSpecPath(): string {
 
 export const SPEC_PATH = findSpecPath();
 
-let cachedDocument: OpenApiDocument | undefined;
+/** A spec as served: where it came from, its text (served as /openapi.yaml) and the parsed document. */
+export interface SpecSource {
+  path: string;
+  text: string;
+  document: OpenApiDocument;
+}
+
+/**
+ * Reads and parses a spec file afresh (SPEC_FILE, and every reload of --watch).
+ * Throws an Error with a one-line message when the file cannot be read, is not
+ * YAML, or is not an OpenAPI document with paths and component schemas.
+ */
+export function readSpec(file: string): SpecSource {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+  }
+  let document: unknown;
+  try {
+    document = YAML.parse(text, { prettyErrors: false });
+  } catch (error) {
+    throw new Error(`${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+  }
+  const candidate = document as Partial<OpenApiDocument> | null;
+  if (typeof candidate !== 'object' || candidate === null || typeof candidate.openapi !== 'string') {
+    throw new Error(`${file} is not an OpenAPI document (no openapi version)`);
+  }
+  if (typeof candidate.paths !== 'object' || candidate.paths === null || typeof candidate.components?.schemas !== 'object') {
+    throw new Error(`${file} has no paths or no components.schemas`);
+  }
+  return { path: file, text, document: candidate as OpenApiDocument };
+}
+
+let bundled: SpecSource | undefined;
+
+/** The package's own openapi.yaml, read once. */
+export function bundledSpec(): SpecSource {
+  bundled ??= readSpec(SPEC_PATH);
+  return bundled;
+}
 
 /** The parsed spec. Callers must not mutate it; tools that do (the validator middleware) get a deep copy. */
 export function loadSpec(): OpenApiDocument {
-  cachedDocument ??= YAML.parse(fs.readFileSync(SPEC_PATH, 'utf8')) as OpenApiDocument;
-  return cachedDocument;
+  return bundledSpec().document;
 }
 
 const SPEC_ID = 'openapi.json';

@@ -2,6 +2,8 @@
 // A file is validated whole before anything is served: a bad record stops
 // start-up with the file name and the first offending record's path.
 import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { ClientDetail } from '../contract/wire-types';
 import { describeSchemaError, SpecSchemas } from '../contract/spec';
 import { ClientGenerator } from './client';
@@ -46,15 +48,23 @@ export function loadDataFile(file: string, schemas = new SpecSchemas()): ClientD
   return data as ClientDetail[];
 }
 
-/** Streams the set to disk one record at a time: a million clients do not fit in one JSON string. */
-export async function writeDataFile(file: string, seed: number, count: number): Promise<void> {
+function* dataFileChunks(seed: number, count: number): Generator<string> {
   const generator = new ClientGenerator(seed);
-  const out = fs.createWriteStream(file, { encoding: 'utf8' });
-  const write = (chunk: string) => (out.write(chunk) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', resolve)));
-  await write('[\n');
-  for (let i = 0; i < count; i++) {
-    await write((i === 0 ? '' : ',\n') + JSON.stringify(generator.client(i)));
+  yield '[\n';
+  for (let i = 0; i < count; i++) yield (i === 0 ? '' : ',\n') + JSON.stringify(generator.client(i));
+  yield '\n]\n';
+}
+
+/**
+ * Streams the set one record at a time (a million clients do not fit in one
+ * JSON string) to a file, or to a stream such as stdout (left open). A file
+ * that cannot be opened rejects before anything is generated.
+ */
+export async function writeDataFile(target: string | NodeJS.WritableStream, seed: number, count: number): Promise<void> {
+  if (typeof target !== 'string') {
+    await pipeline(Readable.from(dataFileChunks(seed, count)), target, { end: false });
+    return;
   }
-  await write('\n]\n');
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  const handle = await fs.promises.open(target, 'w');
+  await pipeline(Readable.from(dataFileChunks(seed, count)), handle.createWriteStream({ encoding: 'utf8' }));
 }

@@ -5,7 +5,8 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { loadSpec } from '../contract/spec';
+import path from 'node:path';
+import { bundledSpec, readSpec, type SpecSource } from '../contract/spec';
 import type { Config } from './config';
 import { ApiKeyGate, unauthorized } from './auth';
 import { docsRoutes } from './docs';
@@ -49,8 +50,14 @@ function requireApiKey(gate: ApiKeyGate): RequestHandler {
   };
 }
 
-export function createApp(config: Readonly<Config>, store: ClientStore, logger: Logger): App {
-  const spec = loadSpec();
+/** The spec a config serves: SPEC_FILE when set (read afresh), else the package's own openapi.yaml. */
+export function specOf(config: Readonly<Config>): SpecSource {
+  return config.specFile ? readSpec(path.resolve(config.specFile)) : bundledSpec();
+}
+
+/** `source` lets a reload (watch.ts) build the app from the very spec it validated the data file with. */
+export function createApp(config: Readonly<Config>, store: ClientStore, logger: Logger, source: SpecSource = specOf(config)): App {
+  const spec = source.document;
   const operations = readOperations(spec);
   const gate = new ApiKeyGate(config.apiKeys, config.auth);
   const faults = new FaultInjector(config);
@@ -65,7 +72,7 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
 
   app.use(securityHeaders());
   app.use(corsPolicy(config));
-  app.use(docsRoutes(spec));
+  app.use(docsRoutes(source, config.publicUrl));
   app.use(resolveOperation(operations));
   app.use(requireApiKey(gate));
   if (cache) app.use(cache.capture());
@@ -73,7 +80,7 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
   app.use(openApiValidator(spec, config.validateResponses));
   app.use(mockControls(faults, (req) => contextOf(req).route!));
   app.use(diagnosticsRoutes());
-  app.use(clientRoutes(store));
+  app.use(clientRoutes(store, config.publicUrl));
   // Unreachable while every operation has a handler; keeps Express's HTML 404 out if one is missing.
   app.use((req) => {
     throw noRoute(req.method, req.path);
@@ -96,8 +103,9 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
  * the first caller and a readiness probe meet a ready server. Ping is public
  * and outside LATENCY_MS / ERROR_RATE: the warm-up draws nothing from the
  * seeded fault sequence and writes no request log line (no socket, no close).
+ * Resolves to Ping's status: anything but 200 means the spec did not load.
  */
-export function warmUp(app: App): Promise<void> {
+export function warmUp(app: App): Promise<number> {
   return new Promise((resolve) => {
     const req = new IncomingMessage(new Socket());
     req.method = 'GET';
@@ -107,7 +115,8 @@ export function warmUp(app: App): Promise<void> {
     const res = new ServerResponse(req);
     const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
     (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
-      resolve();
+      // The status tells a reload (watch.ts) whether the validator could use the spec.
+      resolve(res.statusCode);
       return end(...args);
     };
     app(req, res);

@@ -1,6 +1,7 @@
 // All configuration in one place. loadConfig is pure: (argv, env) → a frozen,
 // typed Config, or a ConfigError whose one-line message names the bad setting.
 // A flag wins over its environment variable; defaults live in the table below.
+import { parseArgs } from 'node:util';
 
 export type Toggle = boolean;
 export interface Range {
@@ -26,7 +27,15 @@ export interface Config {
   workers: number;
   cache: Toggle;
   cacheMb: number;
+  /** The contract served, validated against and watched; undefined = the package's own openapi.yaml. */
+  specFile: string | undefined;
+  logFormat: LogFormat;
+  /** Makes paging Link headers absolute (docs/frontend.md); undefined = relative references. */
+  publicUrl: string | undefined;
 }
+
+export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -193,33 +202,85 @@ const SETTINGS: readonly AnySetting[] = [
     parse: toggle,
   },
   { key: 'cacheMb', env: 'CACHE_MB', flag: '--cache-mb', fallback: '64', help: 'response cache size in MB', parse: integer(1, 4096) },
+  {
+    key: 'specFile',
+    env: 'SPEC_FILE',
+    flag: '--spec',
+    fallback: '',
+    help: "serve this OpenAPI file instead of the package's openapi.yaml (what --watch reloads)",
+    parse: (raw) => (raw.trim() === '' ? undefined : raw.trim()),
+  },
+  {
+    key: 'logFormat',
+    env: 'LOG_FORMAT',
+    flag: '--log-format',
+    fallback: 'auto',
+    help: 'pretty (one readable line), json, or auto: pretty on a terminal, else json',
+    parse: (raw) => {
+      if (!(LOG_FORMATS as readonly string[]).includes(raw)) throw new Error(`must be one of ${LOG_FORMATS.join(', ')}`);
+      return raw as LogFormat;
+    },
+  },
+  {
+    key: 'publicUrl',
+    env: 'PUBLIC_URL',
+    flag: '--public-url',
+    fallback: '',
+    help: 'the address browsers use, e.g. http://localhost:4000: makes Link headers absolute',
+    parse: (raw) => {
+      if (raw.trim() === '') return undefined;
+      let url: URL;
+      try {
+        url = new URL(raw.trim());
+      } catch {
+        throw new Error('must be an absolute http(s) URL such as http://localhost:4000');
+      }
+      if (!/^https?:$/.test(url.protocol) || url.search || url.hash) {
+        throw new Error('must be an absolute http(s) URL such as http://localhost:4000');
+      }
+      // Without a trailing slash: the API's paths are appended to it.
+      return url.href.replace(/\/+$/, '');
+    },
+  },
 ];
 
 export function helpText(): string {
   const rows = SETTINGS.map((s) => `  ${`${s.flag} <value>`.padEnd(28)} ${s.env.padEnd(19)} ${s.help} (default: ${s.fallback || 'none'})`);
+  const bare = (flag: string, meaning: string) => `  ${flag.padEnd(28)} ${''.padEnd(19)} ${meaning}`;
   return [
-    'Usage: client-records-mock [options]',
+    'Usage: client-records-mock [serve] [options]    start the mock server',
+    '       client-records-mock contract [options]   run the contract suite (contract --help)',
+    '       client-records-mock seed [options]       write a data file (seed --help)',
     '',
     'Spec-first mock of the Client Records and Diagnostics Service (openapi.yaml).',
     'Every option can also be set by its environment variable; the flag wins.',
     '',
     `  ${'flag'.padEnd(28)} ${'environment'.padEnd(19)} meaning`,
     ...rows,
-    `  ${'--help'.padEnd(28)} ${''.padEnd(19)} print this help and exit`,
+    bare('--watch', 'reload when the spec or the data file changes; a bad change keeps the last good one'),
+    bare('--version', 'print the version and exit'),
+    bare('--help', 'print this help and exit'),
   ].join('\n');
 }
 
-/** Raw values from argv: `--port 0` and `--port=0` both work. */
+/** Raw values from argv through node:util parseArgs: `--port 0` and `--port=0` both work. */
 function readFlags(argv: readonly string[]): Map<string, string> {
-  const known = new Set(SETTINGS.map((s) => s.flag));
   const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (!known.has(name)) throw new ConfigError(`unknown option ${name} (see --help)`);
-    const value = inline ?? argv[++i];
-    if (value === undefined) throw new ConfigError(`option ${name} needs a value`);
-    flags.set(name, value);
+  // Not strict: parseArgs' own messages are long; the tokens let this name the bad option in one line.
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: Object.fromEntries(SETTINGS.map((s) => [s.flag.slice(2), { type: 'string' as const }])),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind === 'positional') throw new ConfigError(`unexpected argument ${JSON.stringify(token.value)} (see --help)`);
+    if (token.kind !== 'option') continue;
+    const name = `--${token.name}`;
+    if (!SETTINGS.some((s) => s.flag === name)) throw new ConfigError(`unknown option ${token.rawName} (see --help)`);
+    if (token.value === undefined) throw new ConfigError(`option ${name} needs a value`);
+    flags.set(name, token.value);
   }
   return flags;
 }

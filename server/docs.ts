@@ -3,10 +3,10 @@
 // serves the page, whatever host and port it runs on. Every file the page asks
 // for is served from here (no CDN, no web font, no online validator badge), so
 // it loads under the strict CSP of http-hygiene.ts with no failed request.
-import fs from 'node:fs';
 import path from 'node:path';
-import { Router } from 'express';
-import { SPEC_PATH, type OpenApiDocument } from '../contract/spec';
+import { Router, type Request, type RequestHandler } from 'express';
+import type { SpecSource } from '../contract/spec';
+import { labelRoute } from './request-context';
 
 const DOCS_HTML = `<!doctype html>
 <html lang="en">
@@ -55,43 +55,69 @@ const DOCS_INIT = `fetch('/openapi.json')
 // The source map is served too: swagger-ui.css names it, and browser dev tools would otherwise log a 404.
 const ASSETS = ['swagger-ui.css', 'swagger-ui.css.map', 'swagger-ui-bundle.js', 'favicon-32x32.png'];
 
-export function docsRoutes(spec: OpenApiDocument): Router {
+/** A Host header fit to be echoed as an address (a name or IP, an optional port); anything else is not used. */
+const PLAIN_HOST = /^[\w.-]+(?::\d{1,5})?$|^\[[\da-fA-F:.]+\](?::\d{1,5})?$/;
+
+/**
+ * The spec as JSON, naming the address it was fetched from (or PUBLIC_URL) as
+ * its server, so a code generator or Postman pointed at /openapi.json talks to
+ * this server rather than the spec's example address.
+ */
+function specJsonFor(spec: SpecSource, publicUrl: string | undefined): (req: Request) => string {
+  const byOrigin = new Map<string, string>();
+  const fallback = JSON.stringify(spec.document, null, 2);
+  return (req) => {
+    const host = req.headers.host;
+    const origin = publicUrl ?? (host && PLAIN_HOST.test(host) ? `http://${host}` : undefined);
+    if (!origin) return fallback;
+    let text = byOrigin.get(origin);
+    if (!text) {
+      text = JSON.stringify({ ...spec.document, servers: [{ url: origin, description: 'This server' }] }, null, 2);
+      // Bounded: a client cycling Host values must not grow memory.
+      if (byOrigin.size < 16) byOrigin.set(origin, text);
+    }
+    return text;
+  };
+}
+
+export function docsRoutes(spec: SpecSource, publicUrl?: string): Router {
   const router = Router({ caseSensitive: true, strict: true });
-  const yamlText = fs.readFileSync(SPEC_PATH, 'utf8');
-  const jsonText = JSON.stringify(spec, null, 2);
+  const yamlText = spec.text;
+  const jsonFor = specJsonFor(spec, publicUrl);
+  // Each route here is a fixed path, so the request line may name it (the API's lines name their template).
+  const get = (route: string, handler: RequestHandler) =>
+    router.get(route, (req, res, next) => {
+      labelRoute(req, route);
+      return handler(req, res, next);
+    });
   // Resolve the folder without loading the package: its index requires the whole browser bundle.
   const assetsDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
-  router.get('/docs', (_req, res) => {
+  // A newcomer opening the server's address in a browser lands on the API reference, not a 404.
+  get('/', (_req, res) => {
+    res.redirect(302, '/docs');
+  });
+  get('/docs', (_req, res) => {
     res.type('html').send(DOCS_HTML);
   });
-  router.get('/docs/init.js', (_req, res) => {
+  get('/docs/init.js', (_req, res) => {
     res.type('application/javascript').send(DOCS_INIT);
   });
   for (const asset of ASSETS) {
     const file = path.join(assetsDir, asset);
-    router.get(`/docs/assets/${asset}`, (_req, res) => {
+    get(`/docs/assets/${asset}`, (_req, res) => {
       res.sendFile(file);
     });
   }
   // Browsers ask for /favicon.ico on any page without an icon link (e.g. /openapi.json opened directly).
-  router.get('/favicon.ico', (_req, res) => {
+  get('/favicon.ico', (_req, res) => {
     res.type('image/png').sendFile(path.join(assetsDir, 'favicon-32x32.png'));
   });
-  router.get('/openapi.yaml', (_req, res) => {
+  get('/openapi.yaml', (_req, res) => {
     res.type('application/yaml').send(yamlText);
   });
-  router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(jsonText);
+  get('/openapi.json', (req, res) => {
+    res.type('application/json').send(jsonFor(req));
   });
   return router;
 }
-
-export const DOCS_PATHS: readonly string[] = [
-  '/docs',
-  '/docs/init.js',
-  '/favicon.ico',
-  '/openapi.yaml',
-  '/openapi.json',
-  ...ASSETS.map((a) => `/docs/assets/${a}`),
-];

@@ -4,6 +4,7 @@ import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { ErrorCode, ErrorDto } from '../contract/wire-types';
 import { describeCrash } from './crash-policy';
+import { noteError } from './request-context';
 
 /** Status of every code, as openapi.yaml documents it (info.description, "Errors"). */
 export const ERROR_CATALOGUE = {
@@ -130,13 +131,15 @@ const HANDLER_HEADERS = [
 ];
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error, _req, res, next) => {
+  return (error, req, res, next) => {
     if (res.headersSent) {
       // Too late for an ErrorDto: end the broken response so the client sees a failure, not a hang.
       next(error);
       return;
     }
     const apiError = toApiError(error, logger);
+    // The request line says why: the Code, and the parameter a validation error names.
+    noteError(req, apiError.code, isValidatorError(error) ? error.errors?.[0]?.path : undefined);
     // Whatever the failed handler set for its own answer (type, length, range, paging) must not describe the ErrorDto.
     for (const name of HANDLER_HEADERS) res.removeHeader(name);
     res.status(apiError.status).set(apiError.headers).json(apiError.toDto());

@@ -2,7 +2,8 @@
 // real: request lines carry the route template, never the raw URL, a key, a
 // filter value or a body; the redaction list is a second line of defence.
 import pino, { type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from './config';
+import pinoPretty from 'pino-pretty';
+import type { LogFormat, LogLevel } from './config';
 
 /** The longest a log line waits in the buffer on a quiet server. */
 const FLUSH_EVERY_MS = 1_000;
@@ -19,7 +20,33 @@ function bufferedStdout(): DestinationStream {
   return stdout;
 }
 
-export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+/** The request line's fields, shown by the message template rather than repeated after it. */
+const REQUEST_FIELDS = ['reqId', 'method', 'route', 'status', 'ms', 'code', 'param', 'cache'];
+
+/**
+ * One readable line per record on a terminal (pino-pretty, in-process: no
+ * worker thread to lose lines at exit). A request line reads
+ * `request GET /api/v1/Client/Simple 400 1.2 ms VALIDATION_ERROR query.pageSize`.
+ */
+function prettyStdout(): DestinationStream {
+  return pinoPretty({
+    colorize: process.stdout.isTTY === true,
+    translateTime: 'HH:MM:ss.l',
+    ignore: ['pid', 'hostname', ...REQUEST_FIELDS].join(','),
+    singleLine: true,
+    // pino-pretty's template: {if key}…{end} shows a part only when the record has that field.
+    messageFormat:
+      '{msg}{if method} {method} {route} {status} {ms} ms{end}{if code} {code}{end}{if param} {param}{end}{if cache} cache {cache}{end}',
+    sync: true,
+  });
+}
+
+/** pretty on a terminal or when asked (LOG_FORMAT=pretty); JSON for machines (not a TTY, or LOG_FORMAT=json). */
+export function usePretty(format: LogFormat, isTTY = process.stdout.isTTY === true): boolean {
+  return format === 'pretty' || (format === 'auto' && isTTY);
+}
+
+export function createLogger(level: LogLevel, destination?: DestinationStream, format: LogFormat = 'json'): Logger {
   return pino(
     {
       level,
@@ -41,7 +68,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       },
     },
     // Asynchronous, buffered writes keep logging off the hot path; flushed every second and on exit.
-    destination ?? bufferedStdout(),
+    destination ?? (usePretty(format) ? prettyStdout() : bufferedStdout()),
   );
 }
 

@@ -1,15 +1,20 @@
 #!/usr/bin/env node
-// The only module with side effects: reads the configuration, builds the data,
-// listens, and stops cleanly on SIGTERM/SIGINT.
+// The only module with side effects: reads the command line, builds the data,
+// listens, and stops cleanly on SIGTERM/SIGINT. `contract` and `seed` are
+// dispatched to their own CLIs, loaded only when asked for.
 import cluster from 'node:cluster';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { ClientStore } from './store';
 import { ConfigError, helpText, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
-import { createApp, warmUp } from './app';
+import type { Logger } from 'pino';
+import { createApp, warmUp, type App } from './app';
 import { startHttpServer, TIMEOUTS } from './http-server';
 import { EXIT_CRASH, exitOnCrash } from './crash-policy';
 import { DataFileError } from '../seeds/data-file';
 import { buildStore } from './mock';
+import { loadApp, watchApp } from './watch';
 
 /** Exit code for a configuration or data-file error (docs/decisions.md: a bad setting → one line, exit 2). */
 const EXIT_BAD_SETTING = 2;
@@ -19,14 +24,45 @@ function fail(message: string): never {
   process.exit(EXIT_BAD_SETTING);
 }
 
-function readConfig(): Readonly<Config> {
-  const argv = process.argv.slice(2);
-  if (argv.includes('--help') || argv.includes('-h')) {
+/** The package's version, from the package.json above this module (src and dist alike). */
+function packageVersion(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file)) {
+      const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'client-records-mock') return pkg.version ?? 'unknown';
+    }
+    if (path.dirname(dir) === dir) return 'unknown';
+  }
+}
+
+/** Flags of the CLI itself, not settings: they take no value. */
+const CLI_FLAGS = new Set(['--help', '-h', '--version', '-v', '--watch']);
+
+interface ServeCommand {
+  config: Readonly<Config>;
+  watch: boolean;
+}
+
+function readServeCommand(argv: readonly string[]): ServeCommand {
+  const cliFlags = new Set(argv.filter((arg) => CLI_FLAGS.has(arg)));
+  if (cliFlags.has('--help') || cliFlags.has('-h')) {
     process.stdout.write(helpText() + '\n');
     process.exit(0);
   }
+  if (cliFlags.has('--version') || cliFlags.has('-v')) {
+    process.stdout.write(`${packageVersion()}\n`);
+    process.exit(0);
+  }
   try {
-    return loadConfig(argv, process.env);
+    const config = loadConfig(
+      argv.filter((arg) => !CLI_FLAGS.has(arg)),
+      process.env,
+    );
+    const watch = cliFlags.has('--watch');
+    // Each worker would reload on its own, at its own moment: replies would differ by worker.
+    if (watch && config.workers > 1) throw new ConfigError('--watch needs WORKERS=1');
+    return { config, watch };
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
@@ -50,17 +86,15 @@ function startupLine(config: Readonly<Config>, port: number, clients: number): s
   return `Client Records mock on ${url}  docs ${url}/docs  ${source}  clients ${clients}  ${key}`;
 }
 
-async function runWorker(config: Readonly<Config>): Promise<void> {
-  const logger = createLogger(config.logLevel);
+async function runWorker(config: Readonly<Config>, watch: boolean): Promise<void> {
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
   exitOnCrash(logger);
-  const store = buildStoreOrFail(config);
-  const app = createApp(config, store, logger);
-  await warmUp(app);
+  const { app, clients } = await buildServedApp(config, watch, logger);
   const running = await startHttpServer(app, config.port, config.host, logger).catch((error: NodeJS.ErrnoException) =>
     fail(`cannot listen on ${config.host}:${config.port} (${error.code ?? error.message})`),
   );
-  if (cluster.isPrimary) process.stdout.write(startupLine(config, running.port, store.size) + '\n');
-  else process.send?.({ ready: running.port, clients: store.size });
+  if (cluster.isPrimary) process.stdout.write(startupLine(config, running.port, clients) + (watch ? '  watching for changes' : '') + '\n');
+  else process.send?.({ ready: running.port, clients });
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'stopping: draining in-flight requests');
@@ -77,6 +111,21 @@ async function runWorker(config: Readonly<Config>): Promise<void> {
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** The app to serve: built once, or (--watch) rebuilt on every change of the spec or the data file. */
+async function buildServedApp(config: Readonly<Config>, watch: boolean, logger: Logger): Promise<{ app: App; clients: number }> {
+  if (!watch) {
+    const store = buildStoreOrFail(config);
+    const app = createApp(config, store, logger);
+    await warmUp(app);
+    return { app, clients: store.size };
+  }
+  const initial = await loadApp(config, logger).catch((error: unknown) =>
+    fail(error instanceof DataFileError ? `DATA_FILE ${error.message}` : (error as Error).message),
+  );
+  const watched = watchApp(config, logger, initial.app, (line) => process.stderr.write(`client-records-mock: ${line}\n`));
+  return { app: watched.app, clients: initial.clients };
 }
 
 async function runPrimary(config: Readonly<Config>): Promise<void> {
@@ -119,6 +168,17 @@ async function runPrimary(config: Readonly<Config>): Promise<void> {
   process.once('SIGINT', shutdown);
 }
 
-const config = readConfig();
-if (cluster.isPrimary && config.workers > 1) void runPrimary(config);
-else void runWorker(config);
+async function main(argv: readonly string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'contract' || command === 'seed') {
+    // Loaded only when asked for: a plain server start does not load the suite.
+    const run = command === 'contract' ? (await import('../contract-suite/cli')).runContractCli : (await import('../seeds/cli')).runSeedCli;
+    process.exitCode = await run(rest);
+    return;
+  }
+  const { config, watch } = readServeCommand(command === 'serve' ? rest : argv);
+  if (cluster.isPrimary && config.workers > 1) await runPrimary(config);
+  else await runWorker(config, watch);
+}
+
+void main(process.argv.slice(2));

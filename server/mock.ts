@@ -5,7 +5,8 @@
 import type { Logger } from 'pino';
 import { generateClients } from '../seeds/client';
 import { loadDataFile } from '../seeds/data-file';
-import { createApp, warmUp, type App } from './app';
+import { SpecSchemas, type SpecSource } from '../contract/spec';
+import { createApp, specOf, warmUp, type App } from './app';
 import { configFromOptions, type Config, type ConfigOptions } from './config';
 import { startHttpServer } from './http-server';
 import { createLogger } from './logger';
@@ -19,14 +20,19 @@ export interface Mock {
 }
 
 /** The data the config names: the data file, else `clients` generated from `seed`. Throws DataFileError on a bad file. */
-export function buildStore(config: Readonly<Config>): ClientStore {
-  return new ClientStore(config.dataFile ? loadDataFile(config.dataFile) : generateClients(config.seed, config.clients));
+export function buildStore(config: Readonly<Config>, spec: SpecSource = specOf(config)): ClientStore {
+  if (!config.dataFile) return new ClientStore(generateClients(config.seed, config.clients));
+  return new ClientStore(loadDataFile(config.dataFile, new SpecSchemas(spec.document)));
 }
 
 /** The app for a ready config; the validator is warmed so the first request meets a ready app. */
-export async function mockFromConfig(config: Readonly<Config>, logger: Logger = createLogger(config.logLevel)): Promise<Mock> {
-  const store = buildStore(config);
-  const app = createApp(config, store, logger);
+export async function mockFromConfig(
+  config: Readonly<Config>,
+  logger: Logger = createLogger(config.logLevel, undefined, config.logFormat),
+): Promise<Mock> {
+  const spec = specOf(config);
+  const store = buildStore(config, spec);
+  const app = createApp(config, store, logger, spec);
   await warmUp(app);
   return { config, store, app, logger };
 }

@@ -1,10 +1,20 @@
 // Reading the list parameters (already validated) and writing the paging
-// headers: X-Total-Count and an RFC 8288 Link header of relative references.
+// headers: X-Total-Count and an RFC 8288 Link header, of relative references
+// unless PUBLIC_URL names the address browsers use (docs/frontend.md).
 import type { Request, Response } from 'express';
+import { loadSpec } from '../contract/spec';
 import type { ListQuery } from './store';
 
-const DEFAULT_PAGE = 1;
-const DEFAULT_PAGE_SIZE = 25;
+/** `components.parameters.<name>.schema.default` of openapi.yaml: the defaults are the spec's, not a copy. */
+function specDefault(parameter: 'Page' | 'PageSize'): number {
+  const parameters = loadSpec().components.parameters as Record<string, { schema?: { default?: unknown } }> | undefined;
+  const value = parameters?.[parameter]?.schema?.default;
+  if (typeof value !== 'number') throw new Error(`openapi.yaml: components.parameters.${parameter} has no numeric default`);
+  return value;
+}
+
+const DEFAULT_PAGE = specDefault('Page');
+const DEFAULT_PAGE_SIZE = specDefault('PageSize');
 
 function single(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
@@ -46,7 +56,8 @@ export function pageLinks(path: string, query: ListQuery, total: number): string
   return links.join(', ');
 }
 
-export function setPagingHeaders(res: Response, path: string, query: ListQuery, total: number): void {
+/** `publicUrl` (PUBLIC_URL, no trailing slash) makes the links absolute, for pages on another origin. */
+export function setPagingHeaders(res: Response, path: string, query: ListQuery, total: number, publicUrl = ''): void {
   res.setHeader('X-Total-Count', String(total));
-  res.setHeader('Link', pageLinks(path, query, total));
+  res.setHeader('Link', pageLinks(`${publicUrl}${path}`, query, total));
 }

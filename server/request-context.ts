@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { KeyCheck } from './auth';
 import { requestLineLogger } from './logger';
 import type { RouteMatch } from '../contract/operations';
+import { loadSpec } from '../contract/spec';
 
 export interface RequestContext {
   id: string;
@@ -14,6 +15,11 @@ export interface RequestContext {
   route?: RouteMatch;
   keyCheck?: KeyCheck;
   servedFromCache?: boolean;
+  /** For an error answer: its ErrorDto Code, and the documented parameter it names, for the request line. */
+  errorCode?: string;
+  errorParam?: string;
+  /** The path of a route outside the API (docs, spec), for the request line. */
+  label?: string;
 }
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -41,7 +47,16 @@ export function beginRequest(req: IncomingMessage, res: ServerResponse, logger: 
   const incoming = req.headers['x-request-id'];
   const id = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
   // Every field present from the start: one object shape for all requests.
-  const context: RequestContext = { id, startedAt: performance.now(), route: undefined, keyCheck: undefined, servedFromCache: false };
+  const context: RequestContext = {
+    id,
+    startedAt: performance.now(),
+    route: undefined,
+    keyCheck: undefined,
+    servedFromCache: false,
+    errorCode: undefined,
+    errorParam: undefined,
+    label: undefined,
+  };
   contexts.set(req, context);
   // The level is fixed at start: when info is off, no listener at all.
   if (logger.isLevelEnabled('info')) {
@@ -51,14 +66,67 @@ export function beginRequest(req: IncomingMessage, res: ServerResponse, logger: 
         reqId: id,
         method: req.method,
         // The template, never the raw URL: ids and filter values stay out of the log.
-        route: context.route?.operation.template ?? '(no route)',
+        route: context.route?.operation.template ?? context.label ?? '(no route)',
         status: res.statusCode,
         ms: Math.round((performance.now() - context.startedAt) * 100) / 100,
       };
       if (context.servedFromCache) line.cache = 'hit';
+      if (context.errorCode !== undefined) line.code = context.errorCode;
+      if (context.errorParam !== undefined) line.param = context.errorParam;
       if (!res.writableFinished) line.aborted = true;
       lines.info(line, 'request');
     });
   }
   return context;
+}
+
+let documentedNames: ReadonlySet<string> | undefined;
+
+/** Every parameter name openapi.yaml documents (query, path, header), in the spelling the validator reports. */
+function documentedParameters(): ReadonlySet<string> {
+  if (documentedNames) return documentedNames;
+  const names = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    const record = value as Record<string, unknown>;
+    if (typeof record.name === 'string' && typeof record.in === 'string') {
+      names.add(`${record.in}.${record.in === 'header' ? record.name.toLowerCase() : record.name}`);
+    }
+    Object.values(record).forEach(visit);
+  };
+  const spec = loadSpec();
+  visit(spec.paths);
+  visit(spec.components.parameters);
+  documentedNames = names;
+  return names;
+}
+
+const VALIDATOR_LOCATIONS: Record<string, string> = { query: 'query', params: 'path', path: 'path', headers: 'header' };
+
+/** Names a non-API route (/docs, /openapi.json, …) in its request line: a fixed path, never the raw URL. */
+export function labelRoute(req: IncomingMessage, path: string): void {
+  const context = contexts.get(req);
+  if (context) context.label = path;
+}
+
+/**
+ * Notes an error answer's Code for the request line, and the parameter the
+ * validator named (`.query.pageSize` → `query.pageSize`). Only a name the spec
+ * documents is kept: an unknown parameter's name is caller input, which the
+ * log never holds.
+ */
+export function noteError(req: IncomingMessage, code: string, validatorPath?: string): void {
+  const context = contexts.get(req);
+  if (!context) return;
+  context.errorCode = code;
+  if (code === 'UNAUTHORIZED') {
+    context.errorParam = 'header.X-Api-Key';
+    return;
+  }
+  const match = validatorPath === undefined ? null : /^[./]?(query|params|headers|path)[./](.+)$/.exec(validatorPath);
+  if (!match) return;
+  const location = VALIDATOR_LOCATIONS[match[1]!]!;
+  const name = location === 'header' ? match[2]!.toLowerCase() : match[2]!;
+  context.errorParam = documentedParameters().has(`${location}.${name}`) ? `${location}.${name}` : `${location}.(undocumented)`;
 }

@@ -25,6 +25,9 @@ interface CachedResponse {
   route: RouteMatch;
   /** The first answer went through mock controls (not a 400/401 before them): hits get LATENCY_MS and ERROR_RATE too. */
   faulted: boolean;
+  /** An error answer's Code and named parameter, for the request line of a hit (request-context.ts). */
+  errorCode: string | undefined;
+  errorParam: string | undefined;
 }
 
 /** Node has it on every outgoing message; @types/node declares it on ClientRequest only. */
@@ -83,6 +86,8 @@ export class ResponseCache {
     const context = contextOf(req);
     context.route = entry.route;
     context.servedFromCache = true;
+    context.errorCode = entry.errorCode;
+    context.errorParam = entry.errorParam;
     const write = () => {
       // The caller went away during an injected delay: there is nobody to answer.
       if (res.destroyed) return;
@@ -115,7 +120,8 @@ export class ResponseCache {
             const value = res.getHeader(name);
             if (!NOT_REPLAYED.has(name.toLowerCase()) && value !== undefined) headers.push(name, value);
           }
-          this.store(key, { status: res.statusCode, headers, body, route, faulted: this.faults.hasDecided(req) });
+          const { errorCode, errorParam } = contextOf(req);
+          this.store(key, { status: res.statusCode, headers, body, route, faulted: this.faults.hasDecided(req), errorCode, errorParam });
         }
         return end(...args);
       };

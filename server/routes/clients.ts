@@ -11,23 +11,24 @@ import type { ClientStore } from '../store';
 function listPage<Page extends ClientSimplePage | ClientExtendedPage>(
   store: ClientStore,
   project: (client: ClientDetail) => Page['Results'][number],
+  publicUrl: string | undefined,
 ): RequestHandler {
   return (req, res) => {
     const query = readListQuery(req.query);
     const { total, items } = store.page(query);
-    setPagingHeaders(res, req.path, query, total);
+    setPagingHeaders(res, req.path, query, total, publicUrl);
     res.json({ Page: query.page, PageSize: query.pageSize, Results: items.map(project) } as Page);
   };
 }
 
-export function clientRoutes(store: ClientStore): Router {
+export function clientRoutes(store: ClientStore, publicUrl?: string): Router {
   const router = Router({ caseSensitive: true, strict: true });
 
   // operationId: getClientsSimple
-  router.get('/api/v1/Client/Simple', listPage<ClientSimplePage>(store, toSimple));
+  router.get('/api/v1/Client/Simple', listPage<ClientSimplePage>(store, toSimple, publicUrl));
 
   // operationId: getClientsExtended
-  router.get('/api/v1/Client/Extended', listPage<ClientExtendedPage>(store, toExtended));
+  router.get('/api/v1/Client/Extended', listPage<ClientExtendedPage>(store, toExtended, publicUrl));
 
   // operationId: getClientDetail
   router.get('/api/v1/Client/Detail/:idClient', (req, res) => {

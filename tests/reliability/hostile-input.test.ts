@@ -263,7 +263,8 @@ const KNOWN_PATHS = [
   '/api/v1/Client/Extended',
   `/api/v1/Client/Detail/${ANY_UUID}`,
 ];
-const UNKNOWN_PATHS = ['/', '/nope', '/api/v1/Client', '/api/v1/Client/Detail', '/api/v1/Diagnostics/Ping/'];
+// '/' is no unknown path: GET and HEAD on it redirect to /docs (tests/server/http.test.ts).
+const UNKNOWN_PATHS = ['/docs/', '/nope', '/api/v1/Client', '/api/v1/Client/Detail', '/api/v1/Diagnostics/Ping/'];
 const METHODS_WITH_A_BODY = new Set(['POST', 'PUT', 'PATCH']);
 // BREW (RFC 2324) is no HTTP method: Node's parser rejects it before any route is looked at.
 const NONSENSE_METHOD = 'BREW';

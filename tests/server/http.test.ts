@@ -22,8 +22,14 @@ const ROUTES = [
 ];
 
 describe('unknown routes and exact paths', () => {
+  test('GET / → 302 to /docs: a browser opening the address lands on the API reference', async () => {
+    const response = await fetch(`${server.baseUrl}/`, { redirect: 'manual' });
+
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/docs');
+  });
+
   test.each([
-    '/',
     '/api',
     '/api/v1/client/simple',
     '/api/v1/Client/Simple/',

@@ -89,7 +89,17 @@ export interface SpawnedServer {
 
 /** Runs the built CLI (npm test builds it first) and waits for its start-up line. */
 export function spawnServer(args: string[] = [], env: Record<string, string> = {}, timeoutMs = 20_000): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, [MAIN_JS, '--port', '0', ...args], {
+  return spawnServerAt(MAIN_JS, args, env, timeoutMs);
+}
+
+/** Runs the CLI at `script` (the repo's build, or an installed package's bin) on port 0 and waits for its start-up line. */
+export function spawnServerAt(
+  script: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  timeoutMs = 20_000,
+): Promise<SpawnedServer> {
+  const child = spawn(process.execPath, [script, '--port', '0', ...args], {
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

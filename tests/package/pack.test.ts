@@ -1,0 +1,139 @@
+// The package as a user gets it: `npm pack` of this tree, installed into an
+// empty project, then used the three ways docs/ci.md and the README show:
+// `npx client-records-mock`, its --version, and startServer from a strict
+// TypeScript file. One pack and one install (about 15 s; the dependencies come
+// from the registry or npm's cache).
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT, spawnServerAt } from '../support/servers';
+
+const run = promisify(execFile);
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+// No install-time analytics from swagger-ui-dist's @scarf/scarf, here as in the image.
+const ENV = { ...process.env, SCARF_ANALYTICS: 'false', npm_config_audit: 'false', npm_config_fund: 'false' };
+
+let scratch: string;
+let files: string[];
+
+beforeAll(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-pack-'));
+  const { stdout } = await run(NPM, ['pack', '--json', '--pack-destination', scratch], {
+    cwd: ROOT,
+    env: ENV,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  files = packed!.files.map((file) => file.path);
+  const project = path.join(scratch, 'project');
+  fs.mkdirSync(project);
+  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true }));
+  await run(NPM, ['install', '--prefer-offline', path.join(scratch, packed!.filename), '@types/node@20'], { cwd: project, env: ENV });
+}, 180_000);
+
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+const project = () => path.join(scratch, 'project');
+
+describe('the tarball', () => {
+  test('holds what runs (dist, openapi.yaml, README, LICENSE), and no tests, bench, scripts, CI or data files', () => {
+    expect(files).toEqual(
+      expect.arrayContaining(['dist/server/main.js', 'dist/server/index.d.ts', 'openapi.yaml', 'README.md', 'LICENSE']),
+    );
+    const stray = files.filter((file) =>
+      /^(tests|bench|scripts|\.ci|deploy|dist\/(tests|bench|scripts))\/|\.tsbuildinfo$|clients.*\.json$/.test(file),
+    );
+    expect(stray).toEqual([]);
+  });
+});
+
+describe('installed in an empty project', () => {
+  test('npx client-records-mock --version → the package version', async () => {
+    const { stdout } = await run(NPX, ['--no-install', 'client-records-mock', '--version'], { cwd: project(), env: ENV });
+    const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+
+    expect(stdout.trim()).toBe(version);
+  }, 60_000);
+
+  test('client-records-mock --port 0 → answers Ping', async () => {
+    const bin = path.join(project(), 'node_modules', 'client-records-mock', 'dist', 'server', 'main.js');
+    const server = await spawnServerAt(bin);
+    try {
+      const response = await fetch(`${server.baseUrl}/api/v1/Diagnostics/Ping`);
+
+      expect(response.status).toBe(200);
+      expect(await response.json()).toBe('Pong');
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  test('startServer from a strict TypeScript file → type-checks against the package and its generated types', async () => {
+    fs.writeFileSync(
+      path.join(project(), 'use.ts'),
+      [
+        "import { startServer, type RunningMock } from 'client-records-mock';",
+        "import type { components } from 'client-records-mock/types';",
+        '',
+        "type ErrorDto = components['schemas']['ErrorDto'];",
+        '',
+        'export async function firstPage(): Promise<number> {',
+        "  const mock: RunningMock = await startServer({ port: 0, seed: 7, clients: 50, apiKeys: ['k1'] });",
+        "  const response = await fetch(`${mock.url}/api/v1/Client/Simple?pageSize=1`, { headers: { 'X-Api-Key': 'k1' } });",
+        '  const error: ErrorDto | undefined = response.ok ? undefined : ((await response.json()) as ErrorDto);',
+        '  await mock.close();',
+        '  return error ? 0 : response.status;',
+        '}',
+        '',
+        '// A wrong option type must not compile: the options are typed.',
+        '// @ts-expect-error seed is a number',
+        'void startServer({ seed: { not: 1 } });',
+        '',
+      ].join('\n'),
+    );
+    fs.writeFileSync(
+      path.join(project(), 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'node16',
+          moduleResolution: 'node16',
+          target: 'ES2022',
+          lib: ['ES2022', 'DOM'],
+          types: ['node'],
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        files: ['use.ts'],
+      }),
+    );
+    const tsc = require.resolve('typescript/bin/tsc');
+
+    const result = await run(process.execPath, [tsc, '-p', project()], { cwd: project() }).then(
+      () => 'type-checks',
+      (error: { stdout: string }) => error.stdout,
+    );
+
+    expect(result).toBe('type-checks');
+  }, 90_000);
+
+  test('startServer from plain Node → serves the seeded data, and a bad option rejects naming it', async () => {
+    const script = [
+      "const { startServer } = require('client-records-mock');",
+      '(async () => {',
+      "  const mock = await startServer({ seed: 7, clients: 3, apiKeys: ['k1'] });",
+      "  const page = await (await fetch(mock.url + '/api/v1/Client/Simple', { headers: { 'X-Api-Key': 'k1' } })).json();",
+      '  await mock.close();',
+      "  const bad = await startServer({ clients: 'many' }).then(() => 'accepted', (error) => error.message);",
+      '  console.log(JSON.stringify({ results: page.Results.length, bad }));',
+      '})();',
+    ].join('\n');
+
+    const { stdout } = await run(process.execPath, ['-e', script], { cwd: project() });
+
+    expect(JSON.parse(stdout)).toEqual({ results: 3, bad: expect.stringMatching(/^invalid option clients=/) });
+  }, 60_000);
+});
