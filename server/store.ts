@@ -1,7 +1,7 @@
 // The client store: an immutable data set, sorted once, with its indexes made
 // once at start. It answers page(query) and byId(id) and knows nothing of HTTP.
 import type { ClientDetail } from '../contract/wire-types';
-import { foldField, normalizeTerm, SearchIndex } from './search-index';
+import { foldField, normalizeTerm, SearchIndex, type Positions } from './search-index';
 
 export interface ListQuery {
   page: number;
@@ -61,7 +61,7 @@ function groupPositions(clients: readonly ClientDetail[], keyOf: (client: Client
 }
 
 /** True when the sorted array holds the value. */
-function holds(sorted: readonly number[], value: number): boolean {
+function holds(sorted: Positions, value: number): boolean {
   let low = 0;
   let high = sorted.length - 1;
   while (low <= high) {
@@ -74,7 +74,7 @@ function holds(sorted: readonly number[], value: number): boolean {
   return false;
 }
 
-const NONE: readonly number[] = [];
+const NONE: Positions = [];
 
 export class ClientStore {
   /** All clients in list order. */
@@ -106,7 +106,7 @@ export class ClientStore {
 
   /** Filters combine with AND: the smallest candidate list drives, the others are membership checks. */
   page(query: ListQuery): ListResult {
-    const lists: (readonly number[])[] = [];
+    const lists: Positions[] = [];
     if (query.idStaff !== undefined) lists.push(this.byStaff.get(query.idStaff) ?? NONE);
     if (query.idLocation !== undefined) lists.push(this.byLocation.get(query.idLocation) ?? NONE);
     if (query.active !== undefined) lists.push(this.byStatus.get(query.active ? 'Active' : 'Inactive') ?? NONE);
@@ -118,11 +118,15 @@ export class ClientStore {
       return { total: this.sorted.length, items: this.sorted.slice(start, start + query.pageSize) };
     }
     lists.sort((a, b) => a.length - b.length);
-    const [driver, ...others] = lists as [readonly number[], ...(readonly number[])[]];
-    const matches = others.length === 0 ? driver : driver.filter((position) => others.every((list) => holds(list, position)));
-    return {
-      total: matches.length,
-      items: matches.slice(start, start + query.pageSize).map((position) => this.sorted[position]!),
-    };
+    const [driver, ...others] = lists as [Positions, ...Positions[]];
+    let matches: Positions = driver;
+    if (others.length > 0) {
+      const kept: number[] = [];
+      for (let i = 0; i < driver.length; i++) if (others.every((list) => holds(list, driver[i]!))) kept.push(driver[i]!);
+      matches = kept;
+    }
+    const items: ClientDetail[] = [];
+    for (let i = start; i < Math.min(matches.length, start + query.pageSize); i++) items.push(this.sorted[matches[i]!]!);
+    return { total: matches.length, items };
   }
 }
