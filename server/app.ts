@@ -3,9 +3,9 @@
 // → docs → route → auth → validator → mock controls → handlers → errors.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { loadSpec } from '../contract/spec';
+import { describeSchemaError, loadSpec, SpecSchemas, type OpenApiDocument } from '../contract/spec';
 import type { Config } from './config';
 import { ApiKeyGate, unauthorized } from './auth';
 import { docsRoutes } from './docs';
@@ -17,13 +17,38 @@ import { beginRequest, contextOf, REQUEST_ID_HEADER } from './request-context';
 import { ResponseCache } from './response-cache';
 import { clientRoutes } from './routes/clients';
 import { diagnosticsRoutes } from './routes/diagnostics';
+import { serializeClients, type ClientParts } from './projections';
 import type { ClientStore } from './store';
 import { checkRawQuery, openApiValidator } from './validator';
 
 export interface App {
   (req: IncomingMessage, res: ServerResponse): void;
-  express: Express;
   cache: ResponseCache | undefined;
+}
+
+// Stores are immutable and tests build many apps over one store: its parts are made once.
+const partsOf = new WeakMap<ClientStore, { parts: ClientParts; validated: boolean }>();
+
+/** Every client's three views as JSON, checked against openapi.yaml at load when responses are validated. */
+function clientParts(store: ClientStore, spec: OpenApiDocument, validate: boolean): ClientParts {
+  const known = partsOf.get(store);
+  if (known && (known.validated || !validate)) return known.parts;
+  let check: Parameters<typeof serializeClients>[1];
+  if (validate) {
+    const schemas = new SpecSchemas(spec);
+    const validators = {
+      ClientSimple: schemas.validator('ClientSimple'),
+      ClientExtended: schemas.validator('ClientExtended'),
+      ClientDetail: schemas.validator('ClientDetail'),
+    };
+    check = (view, client, position) => {
+      const validator = validators[view];
+      if (!validator(client)) throw new Error(`client ${position} as ${view}${describeSchemaError(validator.errors?.[0])}`);
+    };
+  }
+  const parts = serializeClients(store.sorted, check);
+  partsOf.set(store, { parts, validated: validate });
+  return parts;
 }
 
 /** 404 for a path that is no operation, 405 for a method other than GET on one that is. */
@@ -70,10 +95,15 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
   app.use(requireApiKey(gate));
   if (cache) app.use(cache.capture());
   app.use(checkRawQuery);
-  app.use(openApiValidator(spec, config.validateResponses));
+  app.use(openApiValidator(spec, config.validateResponses || config.fullResponseValidation));
   app.use(mockControls(faults, (req) => contextOf(req).route!));
   app.use(diagnosticsRoutes());
-  app.use(clientRoutes(store));
+  app.use(
+    clientRoutes(store, {
+      parts: clientParts(store, spec, config.validateResponses),
+      objectPath: config.fullResponseValidation,
+    }),
+  );
   // Unreachable while every operation has a handler; keeps Express's HTML 404 out if one is missing.
   app.use((req) => {
     throw noRoute(req.method, req.path);
@@ -86,7 +116,7 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
     res.setHeader(REQUEST_ID_HEADER, context.id);
     app(req as express.Request, res as express.Response);
   };
-  return Object.assign(handler, { express: app, cache });
+  return Object.assign(handler, { cache });
 }
 
 /**

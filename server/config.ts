@@ -21,6 +21,7 @@ export interface Config {
   latencyMs: Range;
   errorRate: number;
   validateResponses: Toggle;
+  fullResponseValidation: Toggle;
   corsOrigins: '*' | readonly string[];
   logLevel: LogLevel;
   workers: number;
@@ -154,7 +155,15 @@ const SETTINGS: readonly AnySetting[] = [
     env: 'VALIDATE_RESPONSES',
     flag: '--validate-responses',
     fallback: 'on',
-    help: 'check every response against openapi.yaml',
+    help: 'check every response against openapi.yaml (client views once at load, other bodies as sent)',
+    parse: toggle,
+  },
+  {
+    key: 'fullResponseValidation',
+    env: 'FULL_RESPONSE_VALIDATION',
+    flag: '--full-response-validation',
+    fallback: 'off',
+    help: 'on: every response body, client pages included, through the validator as sent (slower; for CI)',
     parse: toggle,
   },
   {

@@ -15,6 +15,8 @@ export interface ListQuery {
 export interface ListResult {
   total: number;
   items: readonly ClientDetail[];
+  /** The items' positions in list order (indexes into `sorted`), for callers that keep per-client work by position. */
+  positions: readonly number[];
 }
 
 const collator = new Intl.Collator('en', { sensitivity: 'base' });
@@ -79,7 +81,7 @@ const NONE: Positions = [];
 export class ClientStore {
   /** All clients in list order. */
   readonly sorted: readonly ClientDetail[];
-  private readonly byIdIndex: Map<string, ClientDetail>;
+  private readonly byIdIndex: Map<string, number>;
   private readonly byStaff: Map<string, number[]>;
   private readonly byLocation: Map<string, number[]>;
   private readonly byStatus: Map<string, number[]>;
@@ -89,7 +91,7 @@ export class ClientStore {
     const { sorted, foldedNames } = sortClients(clients);
     this.sorted = sorted;
     // uuids compare case-insensitively (a data file may hold upper-case ones); callers pass lower case.
-    this.byIdIndex = new Map(this.sorted.map((client) => [client.IdClient.toLowerCase(), client]));
+    this.byIdIndex = new Map(this.sorted.map((client, position) => [client.IdClient.toLowerCase(), position]));
     this.byStaff = groupPositions(this.sorted, (c) => c.Staff?.IdStaff.toLowerCase());
     this.byLocation = groupPositions(this.sorted, (c) => c.Location?.IdLocation.toLowerCase());
     this.byStatus = groupPositions(this.sorted, (c) => c.Status);
@@ -101,6 +103,12 @@ export class ClientStore {
   }
 
   byId(id: string): ClientDetail | undefined {
+    const position = this.byIdIndex.get(id);
+    return position === undefined ? undefined : this.sorted[position];
+  }
+
+  /** The client's position in list order (an index into `sorted`). */
+  positionOf(id: string): number | undefined {
     return this.byIdIndex.get(id);
   }
 
@@ -115,7 +123,9 @@ export class ClientStore {
 
     const start = (query.page - 1) * query.pageSize;
     if (lists.length === 0) {
-      return { total: this.sorted.length, items: this.sorted.slice(start, start + query.pageSize) };
+      const positions: number[] = [];
+      for (let i = start; i < Math.min(this.sorted.length, start + query.pageSize); i++) positions.push(i);
+      return { total: this.sorted.length, items: this.sorted.slice(start, start + query.pageSize), positions };
     }
     lists.sort((a, b) => a.length - b.length);
     const [driver, ...others] = lists as [Positions, ...Positions[]];
@@ -125,8 +135,8 @@ export class ClientStore {
       for (let i = 0; i < driver.length; i++) if (others.every((list) => holds(list, driver[i]!))) kept.push(driver[i]!);
       matches = kept;
     }
-    const items: ClientDetail[] = [];
-    for (let i = start; i < Math.min(matches.length, start + query.pageSize); i++) items.push(this.sorted[matches[i]!]!);
-    return { total: matches.length, items };
+    const positions: number[] = [];
+    for (let i = start; i < Math.min(matches.length, start + query.pageSize); i++) positions.push(matches[i]!);
+    return { total: matches.length, items: positions.map((position) => this.sorted[position]!), positions };
   }
 }
