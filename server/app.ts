@@ -17,7 +17,7 @@ import { beginRequest, contextOf, REQUEST_ID_HEADER } from './request-context';
 import { ResponseCache } from './response-cache';
 import { clientRoutes } from './routes/clients';
 import { diagnosticsRoutes } from './routes/diagnostics';
-import { serializeClients, type ClientParts } from './projections';
+import { ClientParts, type ViewCheck } from './projections';
 import type { ClientStore } from './store';
 import { checkRawQuery, openApiValidator } from './validator';
 
@@ -29,11 +29,11 @@ export interface App {
 // Stores are immutable and tests build many apps over one store: its parts are made once.
 const partsOf = new WeakMap<ClientStore, { parts: ClientParts; validated: boolean }>();
 
-/** Every client's three views as JSON, checked against openapi.yaml at load when responses are validated. */
+/** Every client's three views as JSON, each checked against openapi.yaml once when responses are validated. */
 function clientParts(store: ClientStore, spec: OpenApiDocument, validate: boolean): ClientParts {
   const known = partsOf.get(store);
   if (known && (known.validated || !validate)) return known.parts;
-  let check: Parameters<typeof serializeClients>[1];
+  let check: ViewCheck | undefined;
   if (validate) {
     const schemas = new SpecSchemas(spec);
     const validators = {
@@ -46,7 +46,7 @@ function clientParts(store: ClientStore, spec: OpenApiDocument, validate: boolea
       if (!validator(client)) throw new Error(`client ${position} as ${view}${describeSchemaError(validator.errors?.[0])}`);
     };
   }
-  const parts = serializeClients(store.sorted, check);
+  const parts = new ClientParts(store.sorted, check);
   partsOf.set(store, { parts, validated: validate });
   return parts;
 }

@@ -155,7 +155,7 @@ const SETTINGS: readonly AnySetting[] = [
     env: 'VALIDATE_RESPONSES',
     flag: '--validate-responses',
     fallback: 'on',
-    help: 'check every response against openapi.yaml (client views once at load, other bodies as sent)',
+    help: 'check every response against openapi.yaml (each client view once, other bodies as sent)',
     parse: toggle,
   },
   {

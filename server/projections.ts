@@ -33,36 +33,45 @@ export function toExtended(client: ClientDetail): ClientExtended {
   };
 }
 
-/** The three views of every client as JSON text, in list order. */
-export interface ClientParts {
-  simple: readonly string[];
-  extended: readonly string[];
-  detail: readonly string[];
-}
+export type ClientView = 'ClientSimple' | 'ClientExtended' | 'ClientDetail';
+
+/** Throws when a view of the client at `position` breaks its schema in openapi.yaml. */
+export type ViewCheck = (view: ClientView, value: unknown, position: number) => void;
+
+const PROJECT: Record<ClientView, (client: ClientDetail) => unknown> = {
+  ClientSimple: toSimple,
+  ClientExtended: toExtended,
+  ClientDetail: (client) => client,
+};
 
 /**
- * Projection and serialization done once at load: the data set is immutable,
- * so a page is assembled from these strings instead of building and
- * stringifying 25 objects per request. `validate` (the response validation
- * setting) checks each view against its schema in openapi.yaml here, once,
- * which is what lets the list and detail handlers skip the per-response body
- * validation that remains available in full (FULL_RESPONSE_VALIDATION).
+ * Each client's three views as JSON text, each projected, checked against its
+ * schema and serialized once, then kept: the data set is immutable, so pages
+ * are assembled from these strings instead of building, validating and
+ * stringifying 25 objects per request. The work is done the first time a
+ * view of a client is needed, not at start, so start-up time and memory at
+ * ready stay those of the data (docs/performance.md has the figures).
  * JSON.stringify of a page is its parts joined with commas, so the bytes equal
  * res.json's (tests/perf/response-parts.test.ts proves it).
  */
-export function serializeClients(
-  clients: readonly ClientDetail[],
-  validate?: (view: 'ClientSimple' | 'ClientExtended' | 'ClientDetail', client: unknown, position: number) => void,
-): ClientParts {
-  const simple: string[] = new Array<string>(clients.length);
-  const extended: string[] = new Array<string>(clients.length);
-  const detail: string[] = new Array<string>(clients.length);
-  clients.forEach((client, position) => {
-    const views = { ClientSimple: toSimple(client), ClientExtended: toExtended(client), ClientDetail: client };
-    if (validate) for (const [name, view] of Object.entries(views)) validate(name as keyof typeof views, view, position);
-    simple[position] = JSON.stringify(views.ClientSimple);
-    extended[position] = JSON.stringify(views.ClientExtended);
-    detail[position] = JSON.stringify(client);
-  });
-  return { simple, extended, detail };
+export class ClientParts {
+  private readonly texts: Record<ClientView, (string | undefined)[]>;
+
+  constructor(
+    private readonly clients: readonly ClientDetail[],
+    private readonly check?: ViewCheck,
+  ) {
+    this.texts = { ClientSimple: [], ClientExtended: [], ClientDetail: [] };
+  }
+
+  json(view: ClientView, position: number): string {
+    let text = this.texts[view][position];
+    if (text === undefined) {
+      const value = PROJECT[view](this.clients[position]!);
+      this.check?.(view, value, position);
+      text = JSON.stringify(value);
+      this.texts[view][position] = text;
+    }
+    return text;
+  }
 }

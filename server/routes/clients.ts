@@ -1,13 +1,13 @@
 // Tag Client: thin handlers over the store. The validator has already checked
 // every parameter, so handlers only read them. Answers are assembled from the
-// per-client JSON made once at load (projections.ts); with full response
+// per-client JSON made once per client (projections.ts); with full response
 // validation on they take the object path through res.json instead, where
 // express-openapi-validator checks every body.
 import { Router, type RequestHandler, type Response } from 'express';
 import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../contract/wire-types';
 import { ApiError } from '../errors';
 import { readListQuery, setPagingHeaders } from '../paging';
-import { toExtended, toSimple, type ClientParts } from '../projections';
+import { toExtended, toSimple, type ClientParts, type ClientView } from '../projections';
 import type { ClientStore } from '../store';
 
 export interface ClientRouteOptions {
@@ -26,7 +26,8 @@ function sendJsonText(res: Response, json: string): void {
 function listPage<Page extends ClientSimplePage | ClientExtendedPage>(
   store: ClientStore,
   project: (client: ClientDetail) => Page['Results'][number],
-  parts: readonly string[],
+  parts: ClientParts,
+  view: ClientView,
   objectPath: boolean,
 ): RequestHandler {
   return (req, res) => {
@@ -38,7 +39,7 @@ function listPage<Page extends ClientSimplePage | ClientExtendedPage>(
       return;
     }
     let results = '';
-    for (let i = 0; i < positions.length; i++) results += (i === 0 ? '' : ',') + parts[positions[i]!]!;
+    for (let i = 0; i < positions.length; i++) results += (i === 0 ? '' : ',') + parts.json(view, positions[i]!);
     sendJsonText(res, `{"Page":${query.page},"PageSize":${query.pageSize},"Results":[${results}]}`);
   };
 }
@@ -48,10 +49,10 @@ export function clientRoutes(store: ClientStore, options: ClientRouteOptions): R
   const { parts, objectPath } = options;
 
   // operationId: getClientsSimple
-  router.get('/api/v1/Client/Simple', listPage<ClientSimplePage>(store, toSimple, parts.simple, objectPath));
+  router.get('/api/v1/Client/Simple', listPage<ClientSimplePage>(store, toSimple, parts, 'ClientSimple', objectPath));
 
   // operationId: getClientsExtended
-  router.get('/api/v1/Client/Extended', listPage<ClientExtendedPage>(store, toExtended, parts.extended, objectPath));
+  router.get('/api/v1/Client/Extended', listPage<ClientExtendedPage>(store, toExtended, parts, 'ClientExtended', objectPath));
 
   // operationId: getClientDetail
   router.get('/api/v1/Client/Detail/:idClient', (req, res) => {
@@ -59,7 +60,7 @@ export function clientRoutes(store: ClientStore, options: ClientRouteOptions): R
     const position = store.positionOf(id.toLowerCase());
     if (position === undefined) throw new ApiError('CLIENT_NOT_FOUND', `No client with IdClient ${id} exists`);
     if (objectPath) res.json(store.sorted[position]);
-    else sendJsonText(res, parts.detail[position]!);
+    else sendJsonText(res, parts.json('ClientDetail', position));
   });
 
   return router;
