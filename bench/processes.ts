@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { settingEnvNames } from '../server/config';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const MAIN_JS = path.join(ROOT, 'dist/server/main.js');
@@ -165,4 +166,28 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export const PING = '/api/v1/Diagnostics/Ping';
+
+/** This environment without any of our settings (derived from the settings table): "defaults" means defaults. */
+export function cleanEnv(): Record<string, string> {
+  const ours = new Set(settingEnvNames());
+  return Object.fromEntries(Object.entries(process.env).filter(([name, value]) => !ours.has(name) && value !== undefined)) as Record<
+    string,
+    string
+  >;
+}
+
+/** The built server on a free port of 127.0.0.1, ready once Ping answers 200. */
+export async function startOurServer(name: string, args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Started> {
+  const port = await freePort();
+  return spawnAndWait({
+    name,
+    args: [MAIN_JS, '--port', String(port), ...args],
+    env: { ...cleanEnv(), ...env },
+    port,
+    probePath: PING,
+    timeoutMs,
+  });
 }

@@ -204,6 +204,11 @@ const SETTINGS: readonly AnySetting[] = [
   { key: 'cacheMb', env: 'CACHE_MB', flag: '--cache-mb', fallback: '64', help: 'response cache size in MB', parse: integer(1, 4096) },
 ];
 
+/** The environment variable of every setting: tools that must run the server on its defaults clear these. */
+export function settingEnvNames(): string[] {
+  return SETTINGS.map((s) => s.env);
+}
+
 export function helpText(): string {
   const rows = SETTINGS.map((s) => `  ${`${s.flag} <value>`.padEnd(28)} ${s.env.padEnd(19)} ${s.help} (default: ${s.fallback || 'none'})`);
   return [
