@@ -4,7 +4,7 @@
 // check (which always tests our own server) is left out when a URL is given.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { projectRoot } from '../scripts/contract-processes';
+import { SPEC_PATH } from '../contract/spec';
 
 const USAGE = `Usage: npm run contract -- [--base-url URL] [--api-key KEY] [--seed N] [--runs N]
 
@@ -44,7 +44,8 @@ function parse(argv: readonly string[]): { env: Record<string, string>; remote: 
 }
 
 const { env, remote } = parse(process.argv.slice(2));
-const root = projectRoot();
+// The project root is where openapi.yaml is.
+const root = path.dirname(SPEC_PATH);
 const jest = require.resolve('jest/bin/jest', { paths: [root] });
 const args = [jest, '--verbose', path.join('tests', 'contract'), ...(remote ? ['--testPathIgnorePatterns', 'mutation\\.test\\.ts$'] : [])];
 if (remote) console.log(`contract suite against ${env.CONTRACT_BASE_URL}${env.CONTRACT_API_KEY ? '' : ' (key: dev-key)'}`);
