@@ -186,6 +186,10 @@ export class SearchIndex {
 
   /** `clients` in list order: positions returned are indexes into it. `foldedNames[i]` may carry foldField(FullName) of client i, already computed. */
   constructor(clients: readonly ClientDetail[], foldedNames?: readonly string[]) {
+    // The phone's digits ride along as a fifth field: a term of digits alone
+    // then finds the spec's union (the four fields, or the phone ignoring its
+    // separators) with one lookup and no merge. No other term can match that
+    // field: it holds digits only, and a term of digits only is such a term.
     this.fields = new NgramIndex(
       clients.map(
         (c, i) =>
@@ -195,7 +199,9 @@ export class SearchIndex {
           FIELD_SEPARATOR +
           foldField(c.ContactInfo.Email) +
           FIELD_SEPARATOR +
-          foldField(c.ContactInfo.Phone),
+          foldField(c.ContactInfo.Phone) +
+          FIELD_SEPARATOR +
+          phoneDigits(c.ContactInfo.Phone),
       ),
     );
     this.phones = new NgramIndex(clients.map((c) => phoneDigits(c.ContactInfo.Phone)));
@@ -205,7 +211,11 @@ export class SearchIndex {
   search(term: string): Positions {
     const byText = this.fields.find(term);
     if (!DIGIT_TERM.test(term)) return byText;
-    return mergeSorted(byText, this.phones.find(phoneDigits(term)));
+    const digits = phoneDigits(term);
+    // Digits alone: the fifth field has already given the phone-digit matches.
+    if (digits === term) return byText;
+    // Digits with separators (`70-12`): the text as written, or the phone's digits.
+    return mergeSorted(byText, this.phones.find(digits));
   }
 }
 

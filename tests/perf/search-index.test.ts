@@ -73,6 +73,18 @@ describe('search index = plain scan', () => {
     );
   });
 
+  test('with active beside the term (AND): the same clients as the scan filtered by Status', () => {
+    fc.assert(
+      fc.property(anyTerm, fc.boolean(), (term, active) => {
+        const { total, items } = store.page({ page: 1, pageSize: clients.length, filter: term, active });
+        const expected = scan(term).filter((position) => (clients[position]!.Status === 'Active') === active);
+        expect(items.map((item) => positionOf.get(item)!)).toEqual(expected);
+        expect(total).toBe(expected.length);
+      }),
+      { numRuns: 200, seed: 19 },
+    );
+  });
+
   test('the examples the spec gives, and a term at the documented maximum length', () => {
     const someone = clients[42]!;
     for (const term of [
