@@ -135,17 +135,22 @@ export class ClientStore {
     }
     lists.sort((a, b) => a.length - b.length);
     const [driver, ...others] = lists as [Positions, ...Positions[]];
-    let matches: Positions = driver;
-    if (others.length > 0 || statusCheck) {
-      const kept: number[] = [];
+    const end = start + query.pageSize;
+    const positions: number[] = [];
+    let total = 0;
+    if (others.length === 0 && !statusCheck) {
+      total = driver.length;
+      for (let i = start; i < Math.min(total, end); i++) positions.push(driver[i]!);
+    } else {
+      // Count every match, keep only the page's: no array as long as the matches is built.
       for (let i = 0; i < driver.length; i++) {
         const position = driver[i]!;
-        if ((!statusCheck || this.isActive[position] === wanted) && others.every((list) => holds(list, position))) kept.push(position);
+        if (statusCheck && this.isActive[position] !== wanted) continue;
+        if (others.length > 0 && !others.every((list) => holds(list, position))) continue;
+        if (total >= start && total < end) positions.push(position);
+        total++;
       }
-      matches = kept;
     }
-    const positions: number[] = [];
-    for (let i = start; i < Math.min(matches.length, start + query.pageSize); i++) positions.push(matches[i]!);
-    return { total: matches.length, items: positions.map((position) => this.sorted[position]!), positions };
+    return { total, items: positions.map((position) => this.sorted[position]!), positions };
   }
 }
