@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { renderVaried, variedAt, type VariedResult } from './varied';
+import { renderVaried, variedAt, variedWorkers, type VariedResult, type WorkersResult } from './varied';
 import {
   API_KEY,
   freePort,
@@ -359,10 +359,16 @@ async function main(): Promise<void> {
       await variedAt(clients, { sizes: [], rounds: QUICK ? 2 : 5, seconds: QUICK ? 2 : 5, connections: CONNECTIONS, seed: 13 }, log),
     );
   }
+  const variedOptions = { sizes: [], rounds: QUICK ? 2 : 5, seconds: QUICK ? 2 : 5, connections: CONNECTIONS, seed: 13 };
+  log('\n--workers 2 against 1 on the varied mix (1,000 clients, defaults):');
+  const variedWorkerFigures: WorkersResult = await variedWorkers(1_000, variedOptions, log);
+  log(
+    `  1 worker ${fmt(variedWorkerFigures.oneWorker)} req/s, 2 workers ${fmt(variedWorkerFigures.twoWorkers)} req/s: ${variedWorkerFigures.ratio.toFixed(2)}× (load generator up to ${Math.round(variedWorkerFigures.generatorCpu * 100)}% of a core)`,
+  );
   const variedMarkdown = varied.map(renderVaried).join('\n\n');
   log('\n' + variedMarkdown + '\n');
   if (VARIED_ONLY) {
-    writeReport({ varied, variedMarkdown }, began, host);
+    writeReport({ varied, variedMarkdown, variedWorkers: variedWorkerFigures }, began, host);
     return;
   }
 
@@ -416,6 +422,7 @@ async function main(): Promise<void> {
     {
       varied,
       variedMarkdown,
+      variedWorkers: variedWorkerFigures,
       settings: { connections: CONNECTIONS, warmupSeconds: WARMUP_S, measureSeconds: MEASURE_S, clients: 1000 },
       table,
       markdown: rendered,

@@ -250,3 +250,45 @@ export function renderVaried(result: VariedResult): string {
   ];
   return lines.join('\n');
 }
+
+export interface WorkersResult {
+  clients: number;
+  oneWorker: number;
+  twoWorkers: number;
+  /** Median of per-round ratios two / one. */
+  ratio: number;
+  generatorCpu: number;
+}
+
+/** `--workers 2` against one worker on the varied mix (defaults otherwise), rotating order, medians. */
+export async function variedWorkers(clients: number, options: VariedOptions, log: (line: string) => void): Promise<WorkersResult> {
+  const one = await startOurServer('ours 1 worker', ['--clients', String(clients)], {}, 180_000);
+  const two = await startOurServer('ours 2 workers', ['--clients', String(clients), '--workers', '2'], {}, 180_000);
+  try {
+    // Both workers must be up: the probe may have reached the first alone.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const sample = await sampleServed(one.port, clients, options.seed);
+    const urlsPerRound = 40_000;
+    const all = varyingUrls(sample, urlsPerRound * options.rounds, options.seed + 7);
+    const rounds: { one: Load; two: Load }[] = [];
+    for (let round = 0; round < options.rounds; round++) {
+      const slice = all.slice(round * urlsPerRound, (round + 1) * urlsPerRound);
+      const first = round % 2 === 0 ? one : two;
+      const second = first === one ? two : one;
+      const a = await loadUrls(first.port, slice, options.seconds, options.connections, KEY);
+      const b = await loadUrls(second.port, slice, options.seconds, options.connections, KEY);
+      const result = first === one ? { one: a, two: b } : { one: b, two: a };
+      rounds.push(result);
+      log(`  round ${round + 1}: 1 worker ${Math.round(result.one.rps)} | 2 workers ${Math.round(result.two.rps)} req/s`);
+    }
+    return {
+      clients,
+      oneWorker: median(rounds.map((r) => r.one.rps)),
+      twoWorkers: median(rounds.map((r) => r.two.rps)),
+      ratio: median(rounds.map((r) => r.two.rps / r.one.rps)),
+      generatorCpu: Math.max(...rounds.flatMap((r) => [r.one.generatorCpu, r.two.generatorCpu])),
+    };
+  } finally {
+    await Promise.all([one.stop(), two.stop()]);
+  }
+}
