@@ -1,18 +1,26 @@
-// Child processes for the benchmarks: started on 127.0.0.1 only, tracked, and
-// always stopped (SIGTERM, then SIGKILL) however the benchmark ends.
+// The tool helpers of bench/ and scripts/ (one module, no copies): child
+// processes started on 127.0.0.1 only, tracked, and always stopped (SIGTERM,
+// then SIGKILL) however the tool ends; free ports, RSS, the built server's path.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { SPEC_PATH } from '../contract/spec';
+import { settingEnvNames } from '../server/config';
 
-export const ROOT = path.resolve(__dirname, '../..');
+/** The project root (where openapi.yaml is), from the sources and from dist/ alike. */
+export const ROOT = path.dirname(SPEC_PATH);
 export const MAIN_JS = path.join(ROOT, 'dist/server/main.js');
 export const API_KEY = 'dev-key';
 export const HOST = '127.0.0.1';
 
 /** Every child still running, with a promise of its exit. */
 const running = new Map<ChildProcess, Promise<void>>();
+// Whatever ends this process (an exception, a closed stdout pipe, process.exit), no child outlives it.
+process.once('exit', () => {
+  for (const child of running.keys()) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
 
 export interface Started {
   child: ChildProcess;
@@ -165,4 +173,90 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export const PING = '/api/v1/Diagnostics/Ping';
+
+/** This environment without any of our settings (derived from the settings table): "defaults" means defaults. */
+export function cleanEnv(): Record<string, string> {
+  const ours = new Set(settingEnvNames());
+  return Object.fromEntries(Object.entries(process.env).filter(([name, value]) => !ours.has(name) && value !== undefined)) as Record<
+    string,
+    string
+  >;
+}
+
+/** The built server on a free port of 127.0.0.1, ready once Ping answers 200. */
+export async function startOurServer(name: string, args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Started> {
+  const port = await freePort();
+  return spawnAndWait({
+    name,
+    args: [MAIN_JS, '--port', String(port), ...args],
+    env: { ...cleanEnv(), ...env },
+    port,
+    probePath: PING,
+    timeoutMs,
+  });
+}
+
+export interface StartedByLine {
+  child: ChildProcess;
+  /** The first capture group of the ready pattern. */
+  ready: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Spawns `node <script> ...args` and resolves once its output matches `readyPattern` (for servers that pick their own port and print it). */
+export function startNodeProcess(
+  name: string,
+  script: string,
+  args: string[],
+  readyPattern: RegExp,
+  timeoutMs: number,
+  cwd: string,
+): Promise<StartedByLine> {
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  let output = '';
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      running.delete(child);
+      resolve();
+    }),
+  );
+  running.set(child, exited);
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const grace = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(grace);
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop().then(() => reject(new Error(`${name} did not start within ${timeoutMs} ms:\n${output.slice(-2000)}`)));
+    }, timeoutMs);
+    // Output keeps flowing (a full pipe would block the child); only the last 200 kB are kept.
+    const collect = (chunk: Buffer) => {
+      output = (output + chunk.toString('utf8')).slice(-200_000);
+    };
+    const onReady = () => {
+      const match = readyPattern.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onReady);
+      resolve({ child, ready: match[1] ?? match[0], output: () => output, stop });
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    child.stdout!.on('data', onReady);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${child.exitCode ?? child.signalCode} before it was ready:\n${output.slice(-2000)}`));
+    });
+  });
 }

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { renderVaried, variedAt, variedWorkers, type VariedResult, type WorkersResult } from './varied';
 import {
   API_KEY,
   freePort,
@@ -20,18 +21,22 @@ import {
   HOST,
   MAIN_JS,
   median,
+  PING,
   ROOT,
   rssMb,
   sleep,
   spawnAndWait,
+  startOurServer,
   stopAll,
   stopAllOnExit,
   type Started,
 } from './processes';
 
-type RequestSpec = autocannon.RequestSpec;
+type RequestSpec = autocannon.Request;
 
 const QUICK = process.argv.includes('--quick');
+/** `--varied-only`: the headline alone (both sizes), without the repeated-URL table and the rest. */
+const VARIED_ONLY = process.argv.includes('--varied-only');
 const CONNECTIONS = 50;
 /** Seconds of warm-up (discarded: fills the cache, lets the JIT settle) and of measurement per load. */
 const WARMUP_S = QUICK ? 1 : 1;
@@ -39,31 +44,7 @@ const MEASURE_S = QUICK ? 2 : 5;
 const STARTUP_RUNS = QUICK ? 1 : 3;
 const PRISM_CLI = path.join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
 const HELLO_JS = path.join(ROOT, 'dist/bench/express-hello.js');
-const PING = '/api/v1/Diagnostics/Ping';
 const KEY = { 'x-api-key': API_KEY };
-/** Settings of ours that the caller's shell must not change: "defaults" means defaults. */
-const OUR_SETTINGS = [
-  'PORT',
-  'HOST',
-  'SEED',
-  'CLIENTS',
-  'DATA_FILE',
-  'API_KEYS',
-  'AUTH',
-  'LATENCY_MS',
-  'ERROR_RATE',
-  'VALIDATE_RESPONSES',
-  'CORS_ORIGINS',
-  'LOG_LEVEL',
-  'WORKERS',
-  'CACHE',
-  'CACHE_MB',
-];
-const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OUR_SETTINGS.includes(name))) as Record<
-  string,
-  string
->;
-
 type TargetName = 'ours' | 'oursNoCache' | 'prism' | 'express';
 const TARGET_LABELS: Record<TargetName, string> = {
   ours: 'ours (defaults)',
@@ -136,17 +117,7 @@ function log(line: string): void {
   process.stdout.write(line + '\n');
 }
 
-async function startOurs(name: string, args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Started> {
-  const port = await freePort();
-  return spawnAndWait({
-    name,
-    args: [MAIN_JS, '--port', String(port), ...args],
-    env: { ...CLEAN_ENV, ...env },
-    port,
-    probePath: PING,
-    timeoutMs,
-  });
-}
+const startOurs = startOurServer;
 
 async function startTargets(): Promise<Record<TargetName, Started>> {
   const [prismPort, helloPort] = [await freePort(), await freePort()];
@@ -380,7 +351,28 @@ async function main(): Promise<void> {
     `autocannon -c ${CONNECTIONS}, ${WARMUP_S} s warm-up + ${MEASURE_S} s per load; req/s = median of per-second counts; latency p50 / p99 in ms\n`,
   );
 
-  log('Side by side (1,000 clients):');
+  log('Varied traffic (the headline; bench/traffic.ts mix, seeded):');
+  const varied: VariedResult[] = [];
+  for (const clients of [1_000, 100_000]) {
+    log(` ${clients.toLocaleString('en-US')} clients:`);
+    varied.push(
+      await variedAt(clients, { sizes: [], rounds: QUICK ? 2 : 5, seconds: QUICK ? 2 : 5, connections: CONNECTIONS, seed: 13 }, log),
+    );
+  }
+  const variedOptions = { sizes: [], rounds: QUICK ? 2 : 5, seconds: QUICK ? 2 : 5, connections: CONNECTIONS, seed: 13 };
+  log('\n--workers 2 against 1 on the varied mix (1,000 clients, defaults):');
+  const variedWorkerFigures: WorkersResult = await variedWorkers(1_000, variedOptions, log);
+  log(
+    `  1 worker ${fmt(variedWorkerFigures.oneWorker)} req/s, 2 workers ${fmt(variedWorkerFigures.twoWorkers)} req/s: ${variedWorkerFigures.ratio.toFixed(2)}× (load generator up to ${Math.round(variedWorkerFigures.generatorCpu * 100)}% of a core)`,
+  );
+  const variedMarkdown = varied.map(renderVaried).join('\n\n');
+  log('\n' + variedMarkdown + '\n');
+  if (VARIED_ONLY) {
+    writeReport({ varied, variedMarkdown, variedWorkers: variedWorkerFigures }, began, host);
+    return;
+  }
+
+  log("Repeated URLs, the cache's best case: a few URLs repeated (1,000 clients):");
   const targets = await startTargets();
   const ids = await realIds(targets.ours.port);
   const table = await sideBySide(targets, ids);
@@ -426,6 +418,30 @@ async function main(): Promise<void> {
     `\nRSS after the side-by-side loads: ours ${rssAfterBench.ours} MB, ours CACHE=off ${rssAfterBench.oursNoCache} MB, Prism ${rssAfterBench.prism} MB, Express hello ${rssAfterBench.express} MB. Total bench time ${seconds} s.`,
   );
 
+  writeReport(
+    {
+      varied,
+      variedMarkdown,
+      variedWorkers: variedWorkerFigures,
+      settings: { connections: CONNECTIONS, warmupSeconds: WARMUP_S, measureSeconds: MEASURE_S, clients: 1000 },
+      table,
+      markdown: rendered,
+      rssAfterBench,
+      workers: workerFigures,
+      prismDynamic: dynamicFigures,
+      startup,
+      uncachedFilter: filter,
+    },
+    began,
+    host,
+  );
+}
+
+function writeReport(
+  parts: Record<string, unknown> & { variedMarkdown: string; markdown?: string },
+  began: number,
+  host: Record<string, unknown>,
+): void {
   const outDir = path.join(ROOT, 'bench-results');
   fs.mkdirSync(outDir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -434,18 +450,11 @@ async function main(): Promise<void> {
     when: new Date().toISOString(),
     quick: QUICK,
     machine: host,
-    settings: { connections: CONNECTIONS, warmupSeconds: WARMUP_S, measureSeconds: MEASURE_S, clients: 1000 },
-    table,
-    markdown: rendered,
-    rssAfterBench,
-    workers: workerFigures,
-    prismDynamic: dynamicFigures,
-    startup,
-    uncachedFilter: filter,
-    totalSeconds: seconds,
+    ...parts,
+    totalSeconds: Math.round((performance.now() - began) / 1000),
   };
   fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
-  fs.writeFileSync(path.join(outDir, 'latest.md'), rendered + '\n');
+  fs.writeFileSync(path.join(outDir, 'latest.md'), [parts.variedMarkdown, parts.markdown ?? ''].join('\n\n') + '\n');
   log(`Wrote ${path.relative(ROOT, file)}`);
 }
 

@@ -23,7 +23,7 @@ import { requestArbitrary } from '../contract-suite/generators';
 import { send, toCurl, type ApiRequest, type Exchange } from '../contract-suite/http';
 import { MUTANTS, startMutantProxy } from '../tests/contract/mutants';
 import { DEFAULT_API_KEY, type Target } from '../contract-suite/target';
-import { freePort, projectRoot, startNodeProcess } from './contract-processes';
+import { freePort, MAIN_JS, ROOT, startNodeProcess } from '../bench/processes';
 
 const OVERALL_LIMIT_MS = 240_000;
 const GENERATED_REQUESTS = Number(process.env.CONTRACT_PRISM_GENERATED ?? 300);
@@ -70,7 +70,7 @@ function mutantFromArgs(argv: readonly string[]) {
 }
 
 async function main(): Promise<number> {
-  const root = projectRoot();
+  const root = ROOT;
   const mutant = mutantFromArgs(process.argv.slice(2));
   const started: { stop(): Promise<void> }[] = [];
   const deadline = setTimeout(() => {
@@ -86,7 +86,7 @@ async function main(): Promise<number> {
   try {
     const server = await startNodeProcess(
       'the server',
-      path.join(root, 'dist/server/main.js'),
+      MAIN_JS,
       ['--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'],
       /on (http:\/\/127\.0\.0\.1:\d+)/,
       20_000,

@@ -8,9 +8,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { projectRoot } from './contract-processes';
+import { ROOT } from '../bench/processes';
 
-const root = projectRoot();
+const root = ROOT;
 const spec = path.join(root, 'openapi.yaml');
 const children: ChildProcess[] = [];
 

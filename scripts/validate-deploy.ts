@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { projectRoot } from './contract-processes';
+import { ROOT } from '../bench/processes';
 
 interface Manifest {
   apiVersion: string;
@@ -31,7 +31,7 @@ async function modelOf(manifest: Manifest): Promise<new (data: Manifest) => Mode
 }
 
 async function main(): Promise<void> {
-  const root = projectRoot();
+  const root = ROOT;
   const file = path.join(root, 'deploy', 'kubernetes.yaml');
   let failed = false;
   for (const document of YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))) {

@@ -3,10 +3,10 @@
 // → docs → route → auth → validator → mock controls → handlers → errors.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import path from 'node:path';
-import { bundledSpec, readSpec, type SpecSource } from '../contract/spec';
+import { bundledSpec, describeSchemaError, readSpec, SpecSchemas, type OpenApiDocument, type SpecSource } from '../contract/spec';
 import type { Config } from './config';
 import { ApiKeyGate, unauthorized } from './auth';
 import { docsRoutes } from './docs';
@@ -18,13 +18,38 @@ import { beginRequest, contextOf, REQUEST_ID_HEADER } from './request-context';
 import { ResponseCache } from './response-cache';
 import { clientRoutes } from './routes/clients';
 import { diagnosticsRoutes } from './routes/diagnostics';
+import { ClientParts, type ViewCheck } from './projections';
 import type { ClientStore } from './store';
 import { checkRawQuery, openApiValidator } from './validator';
 
 export interface App {
   (req: IncomingMessage, res: ServerResponse): void;
-  express: Express;
   cache: ResponseCache | undefined;
+}
+
+// Stores are immutable and tests build many apps over one store: its parts are made once.
+const partsOf = new WeakMap<ClientStore, { parts: ClientParts; validated: boolean }>();
+
+/** Every client's three views as JSON, each checked against openapi.yaml once when responses are validated. */
+function clientParts(store: ClientStore, spec: OpenApiDocument, validate: boolean): ClientParts {
+  const known = partsOf.get(store);
+  if (known && (known.validated || !validate)) return known.parts;
+  let check: ViewCheck | undefined;
+  if (validate) {
+    const schemas = new SpecSchemas(spec);
+    const validators = {
+      ClientSimple: schemas.validator('ClientSimple'),
+      ClientExtended: schemas.validator('ClientExtended'),
+      ClientDetail: schemas.validator('ClientDetail'),
+    };
+    check = (view, client, position) => {
+      const validator = validators[view];
+      if (!validator(client)) throw new Error(`client ${position} as ${view}${describeSchemaError(validator.errors?.[0])}`);
+    };
+  }
+  const parts = new ClientParts(store.sorted, check);
+  partsOf.set(store, { parts, validated: validate });
+  return parts;
 }
 
 /** 404 for a path that is no operation, 405 for a method other than GET on one that is. */
@@ -77,10 +102,16 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
   app.use(requireApiKey(gate));
   if (cache) app.use(cache.capture());
   app.use(checkRawQuery);
-  app.use(openApiValidator(spec, config.validateResponses));
+  app.use(openApiValidator(spec, config.validateResponses || config.fullResponseValidation));
   app.use(mockControls(faults, (req) => contextOf(req).route!));
   app.use(diagnosticsRoutes());
-  app.use(clientRoutes(store, config.publicUrl));
+  app.use(
+    clientRoutes(store, {
+      parts: clientParts(store, spec, config.validateResponses),
+      objectPath: config.fullResponseValidation,
+      publicUrl: config.publicUrl,
+    }),
+  );
   // Unreachable while every operation has a handler; keeps Express's HTML 404 out if one is missing.
   app.use((req) => {
     throw noRoute(req.method, req.path);
@@ -93,7 +124,7 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
     res.setHeader(REQUEST_ID_HEADER, context.id);
     app(req as express.Request, res as express.Response);
   };
-  return Object.assign(handler, { express: app, cache });
+  return Object.assign(handler, { cache });
 }
 
 /**

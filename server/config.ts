@@ -22,6 +22,7 @@ export interface Config {
   latencyMs: Range;
   errorRate: number;
   validateResponses: Toggle;
+  fullResponseValidation: Toggle;
   corsOrigins: '*' | readonly string[];
   logLevel: LogLevel;
   workers: number;
@@ -163,7 +164,15 @@ const SETTINGS: readonly AnySetting[] = [
     env: 'VALIDATE_RESPONSES',
     flag: '--validate-responses',
     fallback: 'on',
-    help: 'check every response against openapi.yaml',
+    help: 'check every response against openapi.yaml (each client view once, other bodies as sent)',
+    parse: toggle,
+  },
+  {
+    key: 'fullResponseValidation',
+    env: 'FULL_RESPONSE_VALIDATION',
+    flag: '--full-response-validation',
+    fallback: 'off',
+    help: 'on: every response body, client pages included, through the validator as sent (slower; for CI)',
     parse: toggle,
   },
   {
@@ -243,6 +252,11 @@ const SETTINGS: readonly AnySetting[] = [
     },
   },
 ];
+
+/** The environment variable of every setting: tools that must run the server on its defaults clear these. */
+export function settingEnvNames(): string[] {
+  return SETTINGS.map((s) => s.env);
+}
 
 export function helpText(): string {
   const rows = SETTINGS.map((s) => `  ${`${s.flag} <value>`.padEnd(28)} ${s.env.padEnd(19)} ${s.help} (default: ${s.fallback || 'none'})`);

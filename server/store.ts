@@ -1,7 +1,7 @@
 // The client store: an immutable data set, sorted once, with its indexes made
 // once at start. It answers page(query) and byId(id) and knows nothing of HTTP.
 import type { ClientDetail } from '../contract/wire-types';
-import { foldField, normalizeTerm, SearchIndex } from './search-index';
+import { foldField, normalizeTerm, SearchIndex, type Positions } from './search-index';
 
 export interface ListQuery {
   page: number;
@@ -15,6 +15,8 @@ export interface ListQuery {
 export interface ListResult {
   total: number;
   items: readonly ClientDetail[];
+  /** The items' positions in list order (indexes into `sorted`), for callers that keep per-client work by position. */
+  positions: readonly number[];
 }
 
 const collator = new Intl.Collator('en', { sensitivity: 'base' });
@@ -61,7 +63,7 @@ function groupPositions(clients: readonly ClientDetail[], keyOf: (client: Client
 }
 
 /** True when the sorted array holds the value. */
-function holds(sorted: readonly number[], value: number): boolean {
+function holds(sorted: Positions, value: number): boolean {
   let low = 0;
   let high = sorted.length - 1;
   while (low <= high) {
@@ -74,25 +76,28 @@ function holds(sorted: readonly number[], value: number): boolean {
   return false;
 }
 
-const NONE: readonly number[] = [];
+const NONE: Positions = [];
 
 export class ClientStore {
   /** All clients in list order. */
   readonly sorted: readonly ClientDetail[];
-  private readonly byIdIndex: Map<string, ClientDetail>;
+  private readonly byIdIndex: Map<string, number>;
   private readonly byStaff: Map<string, number[]>;
   private readonly byLocation: Map<string, number[]>;
   private readonly byStatus: Map<string, number[]>;
+  /** 1 where the client at that position is Active: `active` with other filters is an O(1) check, not a search in a list half the data set long. */
+  private readonly isActive: Uint8Array;
   private readonly search: SearchIndex;
 
   constructor(clients: readonly ClientDetail[]) {
     const { sorted, foldedNames } = sortClients(clients);
     this.sorted = sorted;
     // uuids compare case-insensitively (a data file may hold upper-case ones); callers pass lower case.
-    this.byIdIndex = new Map(this.sorted.map((client) => [client.IdClient.toLowerCase(), client]));
+    this.byIdIndex = new Map(this.sorted.map((client, position) => [client.IdClient.toLowerCase(), position]));
     this.byStaff = groupPositions(this.sorted, (c) => c.Staff?.IdStaff.toLowerCase());
     this.byLocation = groupPositions(this.sorted, (c) => c.Location?.IdLocation.toLowerCase());
     this.byStatus = groupPositions(this.sorted, (c) => c.Status);
+    this.isActive = Uint8Array.from(this.sorted, (c) => (c.Status === 'Active' ? 1 : 0));
     this.search = new SearchIndex(this.sorted, foldedNames);
   }
 
@@ -101,28 +106,51 @@ export class ClientStore {
   }
 
   byId(id: string): ClientDetail | undefined {
+    const position = this.byIdIndex.get(id);
+    return position === undefined ? undefined : this.sorted[position];
+  }
+
+  /** The client's position in list order (an index into `sorted`). */
+  positionOf(id: string): number | undefined {
     return this.byIdIndex.get(id);
   }
 
   /** Filters combine with AND: the smallest candidate list drives, the others are membership checks. */
   page(query: ListQuery): ListResult {
-    const lists: (readonly number[])[] = [];
+    const lists: Positions[] = [];
     if (query.idStaff !== undefined) lists.push(this.byStaff.get(query.idStaff) ?? NONE);
     if (query.idLocation !== undefined) lists.push(this.byLocation.get(query.idLocation) ?? NONE);
-    if (query.active !== undefined) lists.push(this.byStatus.get(query.active ? 'Active' : 'Inactive') ?? NONE);
     const term = query.filter === undefined ? '' : normalizeTerm(query.filter);
     if (term !== '') lists.push(this.search.search(term));
+    // `active` alone is its list; beside other filters it is a check on each of their candidates.
+    const wanted = query.active === undefined ? -1 : query.active ? 1 : 0;
+    const statusCheck = wanted >= 0 && lists.length > 0;
+    if (wanted >= 0 && !statusCheck) lists.push(this.byStatus.get(query.active ? 'Active' : 'Inactive') ?? NONE);
 
     const start = (query.page - 1) * query.pageSize;
     if (lists.length === 0) {
-      return { total: this.sorted.length, items: this.sorted.slice(start, start + query.pageSize) };
+      const positions: number[] = [];
+      for (let i = start; i < Math.min(this.sorted.length, start + query.pageSize); i++) positions.push(i);
+      return { total: this.sorted.length, items: this.sorted.slice(start, start + query.pageSize), positions };
     }
     lists.sort((a, b) => a.length - b.length);
-    const [driver, ...others] = lists as [readonly number[], ...(readonly number[])[]];
-    const matches = others.length === 0 ? driver : driver.filter((position) => others.every((list) => holds(list, position)));
-    return {
-      total: matches.length,
-      items: matches.slice(start, start + query.pageSize).map((position) => this.sorted[position]!),
-    };
+    const [driver, ...others] = lists as [Positions, ...Positions[]];
+    const end = start + query.pageSize;
+    const positions: number[] = [];
+    let total = 0;
+    if (others.length === 0 && !statusCheck) {
+      total = driver.length;
+      for (let i = start; i < Math.min(total, end); i++) positions.push(driver[i]!);
+    } else {
+      // Count every match, keep only the page's: no array as long as the matches is built.
+      for (let i = 0; i < driver.length; i++) {
+        const position = driver[i]!;
+        if (statusCheck && this.isActive[position] !== wanted) continue;
+        if (others.length > 0 && !others.every((list) => holds(list, position))) continue;
+        if (total >= start && total < end) positions.push(position);
+        total++;
+      }
+    }
+    return { total, items: positions.map((position) => this.sorted[position]!), positions };
   }
 }

@@ -87,7 +87,6 @@ export function watchApp(config: Readonly<Config>, logger: Logger, initial: App,
 
   const handler = (req: IncomingMessage, res: ServerResponse) => current(req, res);
   const app = Object.defineProperties(handler, {
-    express: { get: () => current.express },
     cache: { get: () => current.cache },
   }) as unknown as App;
   return {

@@ -1,41 +1,69 @@
 // Tag Client: thin handlers over the store. The validator has already checked
-// every parameter, so handlers only read them.
-import { Router, type RequestHandler } from 'express';
+// every parameter, so handlers only read them. Answers are assembled from the
+// per-client JSON made once per client (projections.ts); with full response
+// validation on they take the object path through res.json instead, where
+// express-openapi-validator checks every body.
+import { Router, type RequestHandler, type Response } from 'express';
 import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../contract/wire-types';
 import { clientNotFound } from '../errors';
 import { readListQuery, setPagingHeaders } from '../paging';
-import { toExtended, toSimple } from '../projections';
+import { toExtended, toSimple, type ClientParts, type ClientView } from '../projections';
 import type { ClientStore } from '../store';
+
+export interface ClientRouteOptions {
+  parts: ClientParts;
+  /** PUBLIC_URL: makes Link absolute. */
+  publicUrl?: string;
+  /** Build objects and answer through res.json, so the response validator sees every body. */
+  objectPath: boolean;
+}
+
+/** What res.json does with a string it has stringified: same headers, same bytes. */
+function sendJsonText(res: Response, json: string): void {
+  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+  res.send(json);
+}
 
 /** One handler for both lists: they differ only in how a client is projected. */
 function listPage<Page extends ClientSimplePage | ClientExtendedPage>(
   store: ClientStore,
   project: (client: ClientDetail) => Page['Results'][number],
+  parts: ClientParts,
+  view: ClientView,
+  objectPath: boolean,
   publicUrl: string | undefined,
 ): RequestHandler {
   return (req, res) => {
     const query = readListQuery(req.query);
-    const { total, items } = store.page(query);
+    const { total, items, positions } = store.page(query);
     setPagingHeaders(res, req.path, query, total, publicUrl);
-    res.json({ Page: query.page, PageSize: query.pageSize, Results: items.map(project) } as Page);
+    if (objectPath) {
+      res.json({ Page: query.page, PageSize: query.pageSize, Results: items.map(project) } as Page);
+      return;
+    }
+    let results = '';
+    for (let i = 0; i < positions.length; i++) results += (i === 0 ? '' : ',') + parts.json(view, positions[i]!);
+    sendJsonText(res, `{"Page":${query.page},"PageSize":${query.pageSize},"Results":[${results}]}`);
   };
 }
 
-export function clientRoutes(store: ClientStore, publicUrl?: string): Router {
+export function clientRoutes(store: ClientStore, options: ClientRouteOptions): Router {
   const router = Router({ caseSensitive: true, strict: true });
+  const { parts, objectPath, publicUrl } = options;
 
   // operationId: getClientsSimple
-  router.get('/api/v1/Client/Simple', listPage<ClientSimplePage>(store, toSimple, publicUrl));
+  router.get('/api/v1/Client/Simple', listPage<ClientSimplePage>(store, toSimple, parts, 'ClientSimple', objectPath, publicUrl));
 
   // operationId: getClientsExtended
-  router.get('/api/v1/Client/Extended', listPage<ClientExtendedPage>(store, toExtended, publicUrl));
+  router.get('/api/v1/Client/Extended', listPage<ClientExtendedPage>(store, toExtended, parts, 'ClientExtended', objectPath, publicUrl));
 
   // operationId: getClientDetail
   router.get('/api/v1/Client/Detail/:idClient', (req, res) => {
     const id = String(req.params.idClient);
-    const client: ClientDetail | undefined = store.byId(id.toLowerCase());
-    if (!client) throw clientNotFound(id);
-    res.json(client);
+    const position = store.positionOf(id.toLowerCase());
+    if (position === undefined) throw clientNotFound(id);
+    if (objectPath) res.json(store.sorted[position]);
+    else sendJsonText(res, parts.json('ClientDetail', position));
   });
 
   return router;
