@@ -14,8 +14,21 @@ import { buildStore } from './mock';
 /** Exit code for a configuration or data-file error (docs/decisions.md: a bad setting → one line, exit 2). */
 const EXIT_BAD_SETTING = 2;
 
+/** A start-up problem (bad data file, port taken): one line and exit 2, never a crash. */
+class StartupError extends Error {}
+
 function fail(message: string): never {
-  process.stderr.write(`client-records-mock: ${message}\n`);
+  throw new StartupError(message);
+}
+
+/** Prints the line and exits 2. A worker hands it to the primary instead, which prints it once for all workers. */
+function exitWithStartupError(message: string): void {
+  const line = `client-records-mock: ${message}\n`;
+  if (cluster.isWorker && process.send) {
+    process.send({ startupError: line }, () => process.exit(EXIT_BAD_SETTING));
+    return;
+  }
+  process.stderr.write(line);
   process.exit(EXIT_BAD_SETTING);
 }
 
@@ -28,7 +41,7 @@ function readConfig(): Readonly<Config> {
   try {
     return loadConfig(argv, process.env);
   } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
+    if (error instanceof ConfigError) exitWithStartupError(error.message);
     throw error;
   }
 }
@@ -82,9 +95,15 @@ async function runWorker(config: Readonly<Config>): Promise<void> {
 async function runPrimary(config: Readonly<Config>): Promise<void> {
   // Workers share the listening port through node:cluster; each builds the same data from the same seed.
   const readyWorkers = new Set<number>();
+  let startupErrorShown = false;
   for (let i = 0; i < config.workers; i++) {
     const worker = cluster.fork();
-    worker.on('message', (message: { ready?: number; clients?: number }) => {
+    worker.on('message', (message: { ready?: number; clients?: number; startupError?: string }) => {
+      // Every worker meets the same bad file or busy port: the first one's line is the one printed.
+      if (message.startupError !== undefined && !startupErrorShown) {
+        startupErrorShown = true;
+        process.stderr.write(message.startupError);
+      }
       if (message.ready === undefined) return;
       readyWorkers.add(worker.id);
       if (readyWorkers.size === config.workers) {
@@ -121,4 +140,9 @@ async function runPrimary(config: Readonly<Config>): Promise<void> {
 
 const config = readConfig();
 if (cluster.isPrimary && config.workers > 1) void runPrimary(config);
-else void runWorker(config);
+else {
+  runWorker(config).catch((error: unknown) => {
+    if (!(error instanceof StartupError)) throw error;
+    exitWithStartupError(error.message);
+  });
+}

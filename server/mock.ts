@@ -20,7 +20,9 @@ export interface Mock {
 
 /** The data the config names: the data file, else `clients` generated from `seed`. Throws DataFileError on a bad file. */
 export function buildStore(config: Readonly<Config>): ClientStore {
-  return new ClientStore(config.dataFile ? loadDataFile(config.dataFile) : generateClients(config.seed, config.clients));
+  return new ClientStore(
+    config.dataFile ? loadDataFile(config.dataFile, config.dataFileMaxMb * 2 ** 20) : generateClients(config.seed, config.clients),
+  );
 }
 
 /** The app for a ready config; the validator is warmed so the first request meets a ready app. */
