@@ -13,6 +13,8 @@ import { buildStore } from './mock';
 
 /** Exit code for a configuration or data-file error (docs/decisions.md: a bad setting → one line, exit 2). */
 const EXIT_BAD_SETTING = 2;
+/** Exit code of a stop that had to cut requests still unanswered after the drain time (docs/reliability.md, "Shutdown"). */
+const EXIT_CUT = 3;
 
 /** A start-up problem (bad data file, port taken): one line and exit 2, never a crash. */
 class StartupError extends Error {}
@@ -69,8 +71,8 @@ async function runWorker(config: Readonly<Config>): Promise<void> {
   const store = buildStoreOrFail(config);
   const app = createApp(config, store, logger);
   await warmUp(app);
-  const running = await startHttpServer(app, config.port, config.host, logger).catch((error: NodeJS.ErrnoException) =>
-    fail(`cannot listen on ${config.host}:${config.port} (${error.code ?? error.message})`),
+  const running = await startHttpServer(app, config.port, config.host, logger, { maxConnections: config.maxConnections }).catch(
+    (error: NodeJS.ErrnoException) => fail(`cannot listen on ${config.host}:${config.port} (${error.code ?? error.message})`),
   );
   if (cluster.isPrimary) process.stdout.write(startupLine(config, running.port, store.size) + '\n');
   else process.send?.({ ready: running.port, clients: store.size });
@@ -82,10 +84,12 @@ async function runWorker(config: Readonly<Config>): Promise<void> {
       logger.error('could not stop in time');
       logger.flush(() => process.exit(EXIT_CRASH));
     }, TIMEOUTS.drainMs + 1_500).unref();
-    void running.stop().then(() => {
-      logger.info('stopped');
+    void running.stop().then(({ cut }) => {
+      logger.info({ cut }, 'stopped');
       // A crash during the drain has set a non-zero exit code: it must not be reported as a clean stop.
-      logger.flush(() => process.exit(process.exitCode ?? 0));
+      // Nor a stop that cut requests (docs/reliability.md, "Shutdown"): their clients got no answer.
+      const code = typeof process.exitCode === 'number' && process.exitCode !== 0 ? process.exitCode : cut > 0 ? EXIT_CUT : 0;
+      logger.flush(() => process.exit(code));
     });
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));

@@ -53,11 +53,15 @@ export interface RunningMock {
 /** Starts the mock on `host:port` (default 127.0.0.1 and, unlike the CLI, any free port). */
 export async function startServer(options: Readonly<ConfigOptions> = {}): Promise<RunningMock> {
   const mock = await createMock({ port: 0, ...options });
-  const running = await startHttpServer(mock.app, mock.config.port, mock.config.host, mock.logger);
+  const running = await startHttpServer(mock.app, mock.config.port, mock.config.host, mock.logger, {
+    maxConnections: mock.config.maxConnections,
+  });
   const host = mock.config.host === '0.0.0.0' || mock.config.host === '::' ? '127.0.0.1' : mock.config.host;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${running.port}`,
     port: running.port,
-    close: () => running.stop(),
+    close: async () => {
+      await running.stop();
+    },
   };
 }

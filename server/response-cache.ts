@@ -43,7 +43,6 @@ export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse>();
   private bytes = 0;
   hits = 0;
-  misses = 0;
 
   constructor(
     private readonly maxBytes: number,
@@ -70,10 +69,7 @@ export class ResponseCache {
   serve(req: IncomingMessage, res: ServerResponse): boolean {
     const key = this.keyOf(req);
     const entry = key === undefined ? undefined : this.entries.get(key);
-    if (!entry || key === undefined) {
-      this.misses++;
-      return false;
-    }
+    if (!entry || key === undefined) return false;
     const fault: FaultDecision = entry.faulted ? this.faults.decide(req) : NO_FAULT;
     if (fault.fail) return false;
     // Refresh the entry's place in the LRU order.
