@@ -65,6 +65,11 @@ export class ConnectionTable {
     });
   }
 
+  /** Closes every connection with no request in progress, those that never sent one included (a stop). */
+  closeIdle(): void {
+    for (const socket of this.idle) socket.destroy();
+  }
+
   private forget(socket: Socket): void {
     this.open.delete(socket);
     this.idle.delete(socket);

@@ -146,7 +146,11 @@ function drain(server: Server, connections: ConnectionTable, timeouts: Timeouts,
       clearTimeout(idle);
       resolve({ cut });
     });
-    const idle = setTimeout(() => server.closeIdleConnections(), IDLE_GRACE_MS);
+    // Node's closeIdleConnections() leaves connections that never sent a request; the table closes those too.
+    const idle = setTimeout(() => {
+      server.closeIdleConnections();
+      connections.closeIdle();
+    }, IDLE_GRACE_MS);
     idle.unref();
   });
 }
