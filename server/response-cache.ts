@@ -37,7 +37,23 @@ const NOT_REPLAYED = new Set(['x-request-id', 'date', 'connection', 'keep-alive'
 // Statuses that are a pure function of the request (a 401 is answered before capture starts).
 // 5xx never: Exception must run its real path.
 const CACHEABLE_STATUS = new Set([200, 400, 404]);
-const ENTRY_OVERHEAD_BYTES = 512;
+/**
+ * What an entry keeps beyond its body, key and header text: the Map slot, the
+ * entry object, the header list, the Buffer object and its share of the 8 KB
+ * pool slab small bodies are cut from. Measured (npm run bench:cache-flood, its
+ * accounting phase: heap and external memory after GC per entry, for 404s and
+ * for list pages); the count errs high, never low, so CACHE_MB holds.
+ */
+const ENTRY_OVERHEAD_BYTES = 768;
+
+/** Bytes an entry holds, as counted against CACHE_MB: body, key, header names and values, overhead. */
+function entryBytes(key: string, entry: CachedResponse): number {
+  let headerBytes = 0;
+  for (const item of entry.headers) headerBytes += typeof item === 'number' ? 8 : String(item).length;
+  // A key with characters beyond Latin-1 is stored two bytes a character.
+  const keyBytes = /[\u0100-\uffff]/.test(key) ? key.length * 2 : key.length;
+  return entry.body.length + keyBytes + headerBytes + ENTRY_OVERHEAD_BYTES;
+}
 
 export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse>();
@@ -120,11 +136,11 @@ export class ResponseCache {
   }
 
   private store(key: string, entry: CachedResponse): void {
-    const size = entry.body.length + key.length + ENTRY_OVERHEAD_BYTES;
+    const size = entryBytes(key, entry);
     if (size > this.maxBytes) return;
     const previous = this.entries.get(key);
     if (previous) {
-      this.bytes -= previous.body.length + key.length + ENTRY_OVERHEAD_BYTES;
+      this.bytes -= entryBytes(key, previous);
       this.entries.delete(key);
     }
     this.entries.set(key, entry);
@@ -132,7 +148,7 @@ export class ResponseCache {
     for (const [oldestKey, oldest] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldestKey);
-      this.bytes -= oldest.body.length + oldestKey.length + ENTRY_OVERHEAD_BYTES;
+      this.bytes -= entryBytes(oldestKey, oldest);
     }
   }
 }
