@@ -7,13 +7,13 @@
 //    really grew by (after GC). The count must not be lower.
 // 2. Flood, against the built CLI: `duration` seconds of requests that never
 //    repeat (bench/unique-flood.ts), RSS sampled every 5 s, against the bound
-//    RSS at start (the data) + CACHE_RSS_FACTOR × CACHE_MB.
+//    RSS at start (the data) + FLOOD_WORKING_SET_MB + CACHE_RSS_FACTOR × CACHE_MB.
 // Exit code 1 when either fails. Figures are only as quiet as the machine.
 import http from 'node:http';
 import { createMock } from '../server/mock';
 import { startHttpServer } from '../server/http-server';
 import { freePort, HOST, MAIN_JS, rssMb, sleep, spawnAndWait, stopAllOnExit } from './processes';
-import { CACHE_RSS_FACTOR, cacheBoundMb, uniqueFlood, uniquePath } from './unique-flood';
+import { cacheBoundMb, describeBound, uniqueFlood, uniquePath } from './unique-flood';
 const RSS_EVERY_MS = 5_000;
 
 function option(name: string, fallback: string): string {
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     `cache flood ${durationS} s, ${clients} clients, CACHE ${cache}, CACHE_MB ${cacheMb}, ${connections} connections, every request unique: ` +
       `requests ${flood.requests} (${Math.round(flood.requests / durationS)}/s), statuses ${JSON.stringify(flood.statuses)}, errors ${flood.errors}; ` +
       `RSS at start ${startMb} MB, every 5 s: ${samples.join(' ')}; peak ${peak} MB; ` +
-      `bound ${startMb} + ${CACHE_RSS_FACTOR} × ${cacheMb} = ${boundMb} MB: ${held ? 'held' : 'EXCEEDED'}\n`,
+      `bound ${describeBound(startMb, cacheMb)}: ${held ? 'held' : 'EXCEEDED'}\n`,
   );
   process.exitCode = passed ? 0 : 1;
 }

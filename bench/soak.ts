@@ -23,7 +23,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { CACHE_RSS_FACTOR, cacheBoundMb, uniqueFlood } from './unique-flood';
+import { cacheBoundMb, describeBound, uniqueFlood } from './unique-flood';
 
 const HOST = '127.0.0.1';
 const API_KEY = 'dev-key';
@@ -464,7 +464,7 @@ async function soak(): Promise<void> {
     `every 5 s: ${rss.map((sample) => sample.mb.toFixed(0)).join(' ')}); ` +
     `cache churn ${churnS} s, every request unique: requests ${churn.requests}, errors ${churn.errors}, ` +
     `RSS every 5 s ${churnRss.map((mb) => mb.toFixed(0)).join(' ')}, peak ${churnPeak.toFixed(0)} MB, ` +
-    `bound ${rss[0]!.mb.toFixed(0)} + ${CACHE_RSS_FACTOR} × ${SOAK_CACHE_MB} = ${boundMb} MB ${churnPeak <= boundMb ? 'held' : 'EXCEEDED'}; ` +
+    `bound ${describeBound(rss[0]!.mb, SOAK_CACHE_MB)} ${churnPeak <= boundMb ? 'held' : 'EXCEEDED'}; ` +
     `${describeDrill(figures)}`;
   process.stdout.write(line + '\n');
 
