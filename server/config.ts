@@ -160,6 +160,7 @@ const SETTINGS: readonly AnySetting[] = [
     key: 'dataFileMaxMb',
     env: 'DATA_FILE_MAX_MB',
     flag: '--data-max-mb',
+    // 1,000,000 clients (the CLIENTS maximum) with room for pretty-printing; 4096 stays under Node's 4 GB Buffer limit.
     fallback: '2048',
     help: 'largest data file read, in MB (1,000,000 clients as npm run seed writes them: about 1,010 MB)',
     parse: integer(1, 4096),
@@ -244,6 +245,7 @@ const SETTINGS: readonly AnySetting[] = [
     flag: '--max-connections',
     fallback: 'auto',
     help: 'open connections kept at most; at the cap idle ones are closed first; auto = from the file-descriptor limit',
+    // auto reads the process's file-descriptor limit: the one input here that is not argv or env.
     parse: (raw) => (raw.trim() === 'auto' ? defaultMaxConnections() : integer(1, 1_000_000)(raw)),
   },
 ];

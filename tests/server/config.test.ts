@@ -139,6 +139,8 @@ describe('the CLI', () => {
       '--cors-origins',
       '--log-level',
       '--workers',
+      '--data-max-mb',
+      '--max-connections',
     ]) {
       expect(result.stdout).toContain(flag);
     }
