@@ -5,7 +5,11 @@
 //    `duration` seconds with a mix of every operation: lists, filters, details,
 //    Ping, Exception (its 500s are expected), 400s, 401s and 404s (expected too).
 //    The server's RSS is sampled every 5 s; growth is measured after warm-up.
-// 2. Shutdown drill, on the same soaked process: mixed keep-alive load plus slow
+// 2. Cache churn, on the same process: `--unique-duration` seconds (default a
+//    third of the soak, at least 10) of requests that never repeat, so every
+//    answer is a miss the response cache then keeps; RSS every 5 s against the
+//    bound docs/reliability.md states (RSS at start + factor × CACHE_MB).
+// 3. Shutdown drill, on the same soaked process: mixed keep-alive load plus slow
 //    requests (Prefer: delay) in flight, then SIGTERM. Every request the server
 //    accepted (its id is in the server's log, or an answer came back) must
 //    complete with its normal status, none may be reset, new connections must
@@ -19,6 +23,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { cacheBoundMb, describeBound, uniqueFlood } from './unique-flood';
 
 const HOST = '127.0.0.1';
 const API_KEY = 'dev-key';
@@ -26,6 +31,8 @@ const MAIN_JS = path.resolve(__dirname, '../server/main.js');
 const RSS_EVERY_MS = 5_000;
 const RSS_GROWTH_TARGET = 0.1;
 const EXIT_TARGET_MS = 10_000;
+/** Stated on the command line so the bound below is computed from the size in use. */
+const SOAK_CACHE_MB = 64;
 
 // ---------------------------------------------------------------- the request mix
 
@@ -344,7 +351,8 @@ function freePort(): Promise<number> {
 async function startServer(logFile: string): Promise<{ child: ChildProcess; baseUrl: string; exited: Promise<number | null> }> {
   const port = await freePort();
   const out = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, [MAIN_JS, '--port', String(port), '--host', HOST, '--log-level', 'info'], {
+  const args = [MAIN_JS, '--port', String(port), '--host', HOST, '--log-level', 'info', '--cache-mb', String(SOAK_CACHE_MB)];
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', out, 'inherit'],
   });
   fs.closeSync(out);
@@ -421,6 +429,15 @@ async function soak(): Promise<void> {
   clearInterval(sampler);
   rss.push({ atS: Math.round((performance.now() - startedAt) / 1000), mb: rssMb(pid) });
 
+  const churnS = readArg('unique-duration', Math.max(10, Math.round(durationS / 3)));
+  const churnRss: number[] = [];
+  const churnSampler = setInterval(() => churnRss.push(rssMb(pid)), RSS_EVERY_MS);
+  const churn = await uniqueFlood(Number(new URL(server.baseUrl).port), churnS * 1000, connections);
+  clearInterval(churnSampler);
+  churnRss.push(rssMb(pid));
+  const boundMb = cacheBoundMb(rss[0]!.mb, SOAK_CACHE_MB);
+  const churnPeak = Math.max(...churnRss);
+
   const logOffset = fs.statSync(logFile).size;
   const figures = await shutdownDrill(
     {
@@ -444,7 +461,11 @@ async function soak(): Promise<void> {
     `errors ${result.errors}, timeouts ${result.timeouts}, unexpected 5xx ${tally.unexpected5xx} ` +
     `(expected: 500 ${tally.expected5xx}, 4xx ${tally.expected4xx}; other unexpected ${tally.otherUnexpected}); ` +
     `RSS ${base.toFixed(0)} → ${last.toFixed(0)} MB after ${warmUpS} s warm-up (${pct(growth)}, peak ${pct(peak)}; ` +
-    `every 5 s: ${rss.map((sample) => sample.mb.toFixed(0)).join(' ')}); ${describeDrill(figures)}`;
+    `every 5 s: ${rss.map((sample) => sample.mb.toFixed(0)).join(' ')}); ` +
+    `cache churn ${churnS} s, every request unique: requests ${churn.requests}, errors ${churn.errors}, ` +
+    `RSS every 5 s ${churnRss.map((mb) => mb.toFixed(0)).join(' ')}, peak ${churnPeak.toFixed(0)} MB, ` +
+    `bound ${describeBound(rss[0]!.mb, SOAK_CACHE_MB)} ${churnPeak <= boundMb ? 'held' : 'EXCEEDED'}; ` +
+    `${describeDrill(figures)}`;
   process.stdout.write(line + '\n');
 
   const passed =
@@ -453,6 +474,8 @@ async function soak(): Promise<void> {
     tally.unexpected5xx === 0 &&
     tally.otherUnexpected === 0 &&
     growth < RSS_GROWTH_TARGET &&
+    churn.errors === 0 &&
+    churnPeak <= boundMb &&
     drillPassed(figures);
   process.exitCode = passed ? 0 : 1;
 }

@@ -1,6 +1,7 @@
 // All configuration in one place. loadConfig is pure: (argv, env) → a frozen,
 // typed Config, or a ConfigError whose one-line message names the bad setting.
 // A flag wins over its environment variable; defaults live in the table below.
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 
 export type Toggle = boolean;
@@ -15,6 +16,7 @@ export interface Config {
   seed: number;
   clients: number;
   dataFile: string | undefined;
+  dataFileMaxMb: number;
   apiKeys: readonly string[];
   /** True when keys came from API_KEYS/--api-keys: then they are never printed. */
   apiKeysGiven: boolean;
@@ -33,6 +35,8 @@ export interface Config {
   logFormat: LogFormat;
   /** Makes paging Link headers absolute (docs/frontend.md); undefined = relative references. */
   publicUrl: string | undefined;
+  /** Open connections a process keeps at most (docs/reliability.md, "Connections"). */
+  maxConnections: number;
 }
 
 export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
@@ -52,9 +56,13 @@ interface Setting<K extends keyof Config> {
   parse: (raw: string) => Config[K];
 }
 
+// Numbers are plain decimals: Number() would also read 0x1, 1e0, 0b1 and ' ', which nobody means in a setting.
+const WHOLE = /^\d+$/;
+const DECIMAL = /^\d+(?:\.\d+)?$/;
+
 function integer(min: number, max: number) {
   return (raw: string): number => {
-    if (!/^\d+$/.test(raw.trim())) throw new Error(`must be a whole number from ${min} to ${max}`);
+    if (!WHOLE.test(raw.trim())) throw new Error(`must be a whole number from ${min} to ${max}`);
     const value = Number(raw);
     if (value < min || value > max) throw new Error(`must be a whole number from ${min} to ${max}`);
     return value;
@@ -84,9 +92,32 @@ function latency(raw: string): Range {
 }
 
 function fraction(raw: string): number {
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new Error('must be a number from 0 to 1');
+  const value = Number(raw.trim());
+  if (!DECIMAL.test(raw.trim()) || value > 1) throw new Error('must be a decimal number from 0 to 1, such as 0.25');
   return value;
+}
+
+/** File descriptors kept for everything but client connections: the data file, logs, cluster IPC, Node's own. */
+const RESERVED_FDS = 128;
+/** Where the file-descriptor limit is unknown (no /proc): macOS and others start Node with at least this many. */
+const FALLBACK_FD_LIMIT = 1024;
+/** Beyond this many sockets memory, not descriptors, is what runs out. */
+const MAX_DEFAULT_CONNECTIONS = 20_000;
+
+/** The process's open-file limit (Node raises the soft limit to the hard one at start-up), from /proc on Linux. */
+export function fdLimit(): number {
+  try {
+    const match = /^Max open files\s+(\d+|unlimited)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'));
+    if (match) return match[1] === 'unlimited' ? Number.MAX_SAFE_INTEGER : Number(match[1]);
+  } catch {
+    // Not Linux: use the fallback below.
+  }
+  return FALLBACK_FD_LIMIT;
+}
+
+/** MAX_CONNECTIONS=auto: what the fd limit allows after the reserve, so accept() never meets EMFILE. */
+export function defaultMaxConnections(): number {
+  return Math.max(1, Math.min(MAX_DEFAULT_CONNECTIONS, fdLimit() - RESERVED_FDS));
 }
 
 // The order of this table is the order of --help.
@@ -118,8 +149,8 @@ const SETTINGS: readonly AnySetting[] = [
     env: 'CLIENTS',
     flag: '--clients',
     fallback: '1000',
-    help: 'number of generated clients',
-    parse: integer(1, 1_000_000),
+    help: 'number of generated clients; 0 = an empty data set',
+    parse: integer(0, 1_000_000),
   },
   {
     key: 'dataFile',
@@ -127,7 +158,21 @@ const SETTINGS: readonly AnySetting[] = [
     flag: '--data',
     fallback: '',
     help: 'serve clients from this JSON file (npm run seed writes one) instead of generating',
-    parse: (raw) => (raw.trim() === '' ? undefined : raw.trim()),
+    parse: (raw) => {
+      // Unset (or set empty) means generate; only spaces is a mistake that would silently serve generated data.
+      if (raw === '') return undefined;
+      if (raw.trim() === '') throw new Error('must be a file path (or unset to generate data)');
+      return raw.trim();
+    },
+  },
+  {
+    key: 'dataFileMaxMb',
+    env: 'DATA_FILE_MAX_MB',
+    flag: '--data-max-mb',
+    // 1,000,000 clients (the CLIENTS maximum) with room for pretty-printing; 4096 stays under Node's 4 GB Buffer limit.
+    fallback: '2048',
+    help: 'largest data file read, in MB (1,000,000 clients as npm run seed writes them: about 1,010 MB)',
+    parse: integer(1, 4096),
   },
   {
     key: 'apiKeys',
@@ -250,6 +295,15 @@ const SETTINGS: readonly AnySetting[] = [
       // Without a trailing slash: the API's paths are appended to it.
       return url.href.replace(/\/+$/, '');
     },
+  },
+  {
+    key: 'maxConnections',
+    env: 'MAX_CONNECTIONS',
+    flag: '--max-connections',
+    fallback: 'auto',
+    help: 'open connections kept at most; at the cap idle ones are closed first; auto = from the file-descriptor limit',
+    // auto reads the process's file-descriptor limit: the one input here that is not argv or env.
+    parse: (raw) => (raw.trim() === 'auto' ? defaultMaxConnections() : integer(1, 1_000_000)(raw)),
   },
 ];
 

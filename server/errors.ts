@@ -1,5 +1,8 @@
 // One error type, one catalogue, one handler. Anything thrown anywhere ends
-// here and leaves as a spec-valid ErrorDto; nothing else writes an error body.
+// here and leaves as a spec-valid ErrorDto; nothing else writes an error body:
+// the HTTP server's answers on raw sockets (parser errors, missing Host,
+// CONNECT) are written by rawErrorResponse below.
+import http from 'node:http';
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { ErrorCode, ErrorDto } from '../contract/wire-types';
@@ -64,6 +67,40 @@ export function methodNotAllowed(method: string, note = ''): ApiError {
   return new ApiError('METHOD_NOT_ALLOWED', `${method.slice(0, 20)} is not allowed on this path; use GET${note}`, { Allow: 'GET' });
 }
 
+// What helmet and the no-store policy give every app response, for the few answers written before the app runs.
+export const BARE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Type': 'application/json; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  Connection: 'close',
+});
+
+/**
+ * An ErrorDto answer the app never sees, as status, headers and body. The
+ * status is passed, not looked up: Node's parser limits answer 408, 413 and 431
+ * with VALIDATION_ERROR, statuses the catalogue's one-per-code table cannot hold.
+ */
+export function bareError(
+  status: number,
+  code: ErrorCode,
+  message: string,
+  extra: Readonly<Record<string, string>> = {},
+): { status: number; headers: Record<string, string>; body: string } {
+  const dto: ErrorDto = { Code: code, Message: message };
+  const body = JSON.stringify(dto);
+  return { status, headers: { ...BARE_HEADERS, ...extra, 'Content-Length': String(Buffer.byteLength(body)) }, body };
+}
+
+/** The same answer as a complete HTTP/1.1 response, for a raw socket. */
+export function rawErrorResponse(status: number, code: ErrorCode, message: string, extra: Readonly<Record<string, string>> = {}): string {
+  const answer = bareError(status, code, message, extra);
+  const lines = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\n${lines.join('')}\r\n${answer.body}`;
+}
+
 /** The shape of express-openapi-validator's errors (HttpError and subclasses). */
 interface ValidatorError {
   status: number;
@@ -90,11 +127,11 @@ export function describeRequestError(error: ValidatorError): string {
   const match = /^[./]?(query|params|headers|path)[./](.+)$/.exec(first.path);
   if (!match) return error.message;
   const [, location, rawName] = match as unknown as [string, string, string];
-  const name = location === 'headers' ? (HEADER_NAMES[rawName] ?? rawName) : rawName.slice(0, MAX_QUOTED_NAME);
+  const name = location === 'headers' ? (HEADER_NAMES[rawName] ?? rawName) : rawName;
   const rule = first.message ?? 'is not valid';
-  if (/^Unknown query parameter/i.test(rule)) return `unknown query parameter '${name}'`;
-  if (/^Empty value found/i.test(rule)) return `${LOCATION_NAMES[location]} '${name}' must not be empty`;
-  return `${LOCATION_NAMES[location]} '${name}' ${rule}`;
+  if (/^Unknown query parameter/i.test(rule)) return `unknown query parameter ${quoted(name)}`;
+  if (/^Empty value found/i.test(rule)) return `${LOCATION_NAMES[location]} ${quoted(name)} must not be empty`;
+  return `${LOCATION_NAMES[location]} ${quoted(name)} ${rule}`;
 }
 
 /** Maps anything thrown to an ApiError. Unexpected errors are logged (without request data) and hidden. */

@@ -1,12 +1,15 @@
-// The HTTP server around the app: explicit timeouts, parser errors answered as
-// ErrorDto, and a graceful stop that drains in-flight requests (keep-alive
-// connections included) before the process exits.
-import crypto from 'node:crypto';
+// The HTTP server around the app: explicit timeouts, a cap on connections
+// (connections.ts), the answers written before the app runs (raw-answers.ts),
+// and a graceful stop that drains in-flight requests (keep-alive connections
+// included) before the process exits.
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import net from 'node:net';
-import type { Duplex } from 'node:stream';
+import net, { type Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { App } from './app';
+import { defaultMaxConnections } from './config';
+import { ConnectionTable } from './connections';
+import { answeredMissingHost, answerRawRequests } from './raw-answers';
+import { RejectionLog } from './rejection-log';
 
 export interface Timeouts {
   /** A client must send its complete request headers within this time (slowloris). */
@@ -29,42 +32,35 @@ export const TIMEOUTS: Readonly<Timeouts> = Object.freeze({
   drainMs: 8_000,
 });
 
-/** A peer that never closes its side after an error answer is cut off after this long. */
-const LINGER_MS = 2_000;
+/**
+ * Connections the kernel queues before accept(). Node's 511 overflows under a
+ * reconnecting flood, and a dropped SYN costs the client 1, 3, then 7 s of
+ * retries; Linux caps the value at net.core.somaxconn (4096 by default).
+ */
+const LISTEN_BACKLOG = 4096;
 /** On stop, how long an idle keep-alive connection may still deliver a request already on its way. */
 const IDLE_GRACE_MS = 200;
 
-/** What Node's HTTP parser rejects, as the documented ErrorDto: never a bare 400 or an HTML page. */
-const PARSER_ERRORS: Record<string, { status: number; message: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, message: 'The request line and headers are larger than 16 KB' },
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, message: 'The chunk extensions are too large' },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive' },
-};
+/** Settings of the HTTP server itself: the timeouts (tests shorten them), the connection cap and the summary interval. */
+export interface HttpServerOptions extends Partial<Timeouts> {
+  /** MAX_CONNECTIONS (server/config.ts); by default derived from the file-descriptor limit. */
+  maxConnections?: number;
+  /** How often rejected and refused connections are summed up in the log. */
+  summaryIntervalMs?: number;
+}
 
-// What helmet and the no-store policy give every app response, for the few answers written before the app runs.
-const BARE_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Type': 'application/json; charset=utf-8',
-  'Cache-Control': 'no-store',
-  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-  Connection: 'close',
-};
-
-/** A complete HTTP/1.1 ErrorDto response, for sockets the app never sees. */
-export function bareErrorResponse(status: number, code: string, message: string, extra: Record<string, string> = {}): string {
-  const body = JSON.stringify({ Code: code, Message: message });
-  const headers = { ...BARE_HEADERS, ...extra, 'Content-Length': String(Buffer.byteLength(body)) };
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  return `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\n${lines.join('')}\r\n${body}`;
+export interface StopResult {
+  /** Requests still unanswered when the drain time ran out, whose connections were cut. */
+  cut: number;
 }
 
 export interface RunningServer {
   server: Server;
   port: number;
+  /** Open connections (the MAX_CONNECTIONS cap counts these). */
+  connections(): number;
   /** Stops accepting, lets in-flight requests finish, closes idle keep-alive connections. */
-  stop(): Promise<void>;
+  stop(): Promise<StopResult>;
 }
 
 export function startHttpServer(
@@ -72,12 +68,13 @@ export function startHttpServer(
   port: number,
   host: string,
   logger: Logger,
-  timeoutOverrides: Partial<Timeouts> = {},
+  options: HttpServerOptions = {},
 ): Promise<RunningServer> {
+  const { maxConnections = defaultMaxConnections(), summaryIntervalMs, ...timeoutOverrides } = options;
   const timeouts: Timeouts = { ...TIMEOUTS, ...timeoutOverrides };
+  const rejections = new RejectionLog(logger, summaryIntervalMs);
+  const connections = new ConnectionTable(maxConnections, rejections);
   let draining = false;
-  // Responses not yet finished: a stop tells them to close their connection when done.
-  const inFlight = new Set<ServerResponse>();
 
   const server = http.createServer(
     {
@@ -85,99 +82,81 @@ export function startHttpServer(
       requestTimeout: timeouts.requestMs,
       keepAliveTimeout: timeouts.keepAliveMs,
       connectionsCheckingInterval: timeouts.checkIntervalMs,
-      // Node's own answer to a missing Host is a bare 400; ours below is an ErrorDto.
+      // Node's own answer to a missing Host is a bare 400; ours (raw-answers.ts) is an ErrorDto.
       requireHostHeader: false,
     },
     (req: IncomingMessage, res: ServerResponse) => {
+      connections.started(res);
       // While draining, every response closes its connection, so keep-alive clients let go.
       if (draining) res.shouldKeepAlive = false;
-      else {
-        inFlight.add(res);
-        res.once('close', () => inFlight.delete(res));
-      }
-      if (req.headers.host === undefined && req.httpVersion === '1.1') {
-        // RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host.
-        res.shouldKeepAlive = false;
-        logger.info({ status: 400 }, 'rejected by the HTTP server: no Host header');
-        const body = JSON.stringify({ Code: 'VALIDATION_ERROR', Message: "header 'Host' is required" });
-        res
-          .writeHead(400, { ...BARE_HEADERS, 'X-Request-Id': crypto.randomUUID(), 'Content-Length': String(Buffer.byteLength(body)) })
-          .end(body);
-        return;
-      }
-      app(req, res);
+      if (!answeredMissingHost(req, res, rejections)) app(req, res);
     },
   );
+  // A client that sends its request and then shuts down its sending side (half-close) still gets the answer,
+  // delayed ones included; Node's default aborts the request at the client's FIN. Not in @types/node.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  server.on('connection', (socket: Socket) => connections.admit(socket));
+  answerRawRequests(server, rejections);
 
-  /** Writes a final answer on a raw socket, then lets the peer read it before the socket goes. */
-  const answered = new WeakSet<Duplex>();
-  const answerRaw = (socket: Duplex, response: string) => {
-    answered.add(socket);
-    // end() rather than destroy(): destroying with unread input sends a TCP reset, which can overtake the answer.
-    socket.end(response);
-    socket.resume();
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  };
-
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // The parser reports every later chunk of a rejected request again: it has been answered once.
-    if (answered.has(socket)) return;
-    // A socket error (ECONNRESET, EPIPE: the client went away) has nobody to answer.
-    const fromParser = error.code?.startsWith('HPE_') || error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-    // Write only when no response is under way on this connection, or the two would interleave.
-    if (fromParser && socket.writable && !(socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
-      const known = (error.code && PARSER_ERRORS[error.code]) || { status: 400, message: 'The request is malformed' };
-      // The error carries the raw request bytes (rawPacket): only its code is logged.
-      logger.info({ status: known.status, code: error.code }, 'rejected by the HTTP parser');
-      answerRaw(socket, bareErrorResponse(known.status, 'VALIDATION_ERROR', known.message));
-    } else {
-      socket.destroy();
-    }
+  const stop = once(() => {
+    draining = true;
+    return drain(server, connections, timeouts, logger).finally(() => rejections.close());
   });
-
-  // `Expect: <anything but 100-continue>` would get Node's bare 417: answer it as any other request.
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
-
-  // CONNECT (proxy tunnelling) bypasses the request handler; without this Node would drop the socket unanswered.
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    logger.info({ status: 405, method: 'CONNECT' }, 'rejected by the HTTP server');
-    answerRaw(socket, bareErrorResponse(405, 'METHOD_NOT_ALLOWED', 'CONNECT is not allowed; use GET', { Allow: 'GET' }));
-  });
-
-  let stopping: Promise<void> | undefined;
-  const stop = () =>
-    (stopping ??= new Promise<void>((resolve) => {
-      draining = true;
-      for (const res of inFlight) {
-        // Not yet answered: the answer will say Connection: close and end the connection.
-        if (!res.headersSent) res.shouldKeepAlive = false;
-        // Already streaming with keep-alive: close the connection once it is idle.
-        else res.once('finish', () => setImmediate(() => server.closeIdleConnections()));
-      }
-      const force = setTimeout(() => {
-        logger.warn('drain time is over: closing the remaining connections');
-        server.closeAllConnections();
-      }, timeouts.drainMs);
-      force.unref();
-      // Stop accepting now. Not http.Server#close(): it also destroys every idle keep-alive connection at
-      // once, resetting any request already on the wire to one, unread. net.Server#close() only stops
-      // listening; a request that arrives on an idle connection in the next moments is answered (with
-      // Connection: close), and the connections still idle after that are closed.
-      net.Server.prototype.close.call(server, () => {
-        clearTimeout(force);
-        clearTimeout(idle);
-        resolve();
-      });
-      const idle = setTimeout(() => server.closeIdleConnections(), IDLE_GRACE_MS);
-      idle.unref();
-    }));
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       const address = server.address();
-      resolve({ server, port: typeof address === 'object' && address ? address.port : port, stop });
+      resolve({
+        server,
+        port: typeof address === 'object' && address ? address.port : port,
+        connections: () => connections.size,
+        stop,
+      });
     });
+  });
+}
+
+function once<T>(run: () => T): () => T {
+  let result: { value: T } | undefined;
+  return () => (result ??= { value: run() }).value;
+}
+
+/**
+ * A graceful stop: no new connections, in-flight requests answered with
+ * Connection: close, idle keep-alive connections closed after a short grace;
+ * what is still open after drainMs is cut, and counted.
+ */
+function drain(server: Server, connections: ConnectionTable, timeouts: Timeouts, logger: Logger): Promise<StopResult> {
+  return new Promise<StopResult>((resolve) => {
+    let cut = 0;
+    for (const res of connections.inFlight) {
+      // Not yet answered: the answer will say Connection: close and end the connection.
+      if (!res.headersSent) res.shouldKeepAlive = false;
+      // Already streaming with keep-alive: close the connection once it is idle.
+      else res.once('finish', () => setImmediate(() => server.closeIdleConnections()));
+    }
+    const force = setTimeout(() => {
+      cut = connections.inFlight.size;
+      logger.warn({ cut }, 'drain time is over: closing the remaining connections');
+      server.closeAllConnections();
+    }, timeouts.drainMs);
+    force.unref();
+    // Stop accepting now. Not http.Server#close(): it also destroys every idle keep-alive connection at
+    // once, resetting any request already on the wire to one, unread. net.Server#close() only stops
+    // listening; a request that arrives on an idle connection in the next moments is answered (with
+    // Connection: close), and the connections still idle after that are closed.
+    net.Server.prototype.close.call(server, () => {
+      clearTimeout(force);
+      clearTimeout(idle);
+      resolve({ cut });
+    });
+    // Node's closeIdleConnections() leaves connections that never sent a request; the table closes those too.
+    const idle = setTimeout(() => {
+      server.closeIdleConnections();
+      connections.closeIdle();
+    }, IDLE_GRACE_MS);
+    idle.unref();
   });
 }

@@ -18,9 +18,24 @@ import { loadApp, watchApp } from './watch';
 
 /** Exit code for a configuration or data-file error (docs/decisions.md: a bad setting → one line, exit 2). */
 const EXIT_BAD_SETTING = 2;
+/** Exit code of a stop that had to cut requests still unanswered after the drain time (docs/reliability.md, "Shutdown"). */
+const EXIT_CUT = 3;
+
+/** A start-up problem (bad data file, port taken): one line and exit 2, never a crash. */
+class StartupError extends Error {}
 
 function fail(message: string): never {
-  process.stderr.write(`client-records-mock: ${message}\n`);
+  throw new StartupError(message);
+}
+
+/** Prints the line and exits 2. A worker hands it to the primary instead, which prints it once for all workers. */
+function exitWithStartupError(message: string): void {
+  const line = `client-records-mock: ${message}\n`;
+  if (cluster.isWorker && process.send) {
+    process.send({ startupError: line }, () => process.exit(EXIT_BAD_SETTING));
+    return;
+  }
+  process.stderr.write(line);
   process.exit(EXIT_BAD_SETTING);
 }
 
@@ -64,7 +79,7 @@ function readServeCommand(argv: readonly string[]): ServeCommand {
     if (watch && config.workers > 1) throw new ConfigError('--watch needs WORKERS=1');
     return { config, watch };
   } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
+    if (error instanceof ConfigError) exitWithStartupError(error.message);
     throw error;
   }
 }
@@ -90,8 +105,8 @@ async function runWorker(config: Readonly<Config>, watch: boolean): Promise<void
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   exitOnCrash(logger);
   const { app, clients } = await buildServedApp(config, watch, logger);
-  const running = await startHttpServer(app, config.port, config.host, logger).catch((error: NodeJS.ErrnoException) =>
-    fail(`cannot listen on ${config.host}:${config.port} (${error.code ?? error.message})`),
+  const running = await startHttpServer(app, config.port, config.host, logger, { maxConnections: config.maxConnections }).catch(
+    (error: NodeJS.ErrnoException) => fail(`cannot listen on ${config.host}:${config.port} (${error.code ?? error.message})`),
   );
   if (cluster.isPrimary) process.stdout.write(startupLine(config, running.port, clients) + (watch ? '  watching for changes' : '') + '\n');
   else process.send?.({ ready: running.port, clients });
@@ -103,10 +118,12 @@ async function runWorker(config: Readonly<Config>, watch: boolean): Promise<void
       logger.error('could not stop in time');
       logger.flush(() => process.exit(EXIT_CRASH));
     }, TIMEOUTS.drainMs + 1_500).unref();
-    void running.stop().then(() => {
-      logger.info('stopped');
+    void running.stop().then(({ cut }) => {
+      logger.info({ cut }, 'stopped');
       // A crash during the drain has set a non-zero exit code: it must not be reported as a clean stop.
-      logger.flush(() => process.exit(process.exitCode ?? 0));
+      // Nor a stop that cut requests (docs/reliability.md, "Shutdown"): their clients got no answer.
+      const code = typeof process.exitCode === 'number' && process.exitCode !== 0 ? process.exitCode : cut > 0 ? EXIT_CUT : 0;
+      logger.flush(() => process.exit(code));
     });
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
@@ -131,9 +148,15 @@ async function buildServedApp(config: Readonly<Config>, watch: boolean, logger: 
 async function runPrimary(config: Readonly<Config>): Promise<void> {
   // Workers share the listening port through node:cluster; each builds the same data from the same seed.
   const readyWorkers = new Set<number>();
+  let startupErrorShown = false;
   for (let i = 0; i < config.workers; i++) {
     const worker = cluster.fork();
-    worker.on('message', (message: { ready?: number; clients?: number }) => {
+    worker.on('message', (message: { ready?: number; clients?: number; startupError?: string }) => {
+      // Every worker meets the same bad file or busy port: the first one's line is the one printed.
+      if (message.startupError !== undefined && !startupErrorShown) {
+        startupErrorShown = true;
+        process.stderr.write(message.startupError);
+      }
       if (message.ready === undefined) return;
       readyWorkers.add(worker.id);
       if (readyWorkers.size === config.workers) {
@@ -178,7 +201,12 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const { config, watch } = readServeCommand(command === 'serve' ? rest : argv);
   if (cluster.isPrimary && config.workers > 1) await runPrimary(config);
-  else await runWorker(config, watch);
+  else {
+    await runWorker(config, watch).catch((error: unknown) => {
+      if (!(error instanceof StartupError)) throw error;
+      exitWithStartupError(error.message);
+    });
+  }
 }
 
 void main(process.argv.slice(2));

@@ -22,7 +22,7 @@ export interface Mock {
 /** The data the config names: the data file, else `clients` generated from `seed`. Throws DataFileError on a bad file. */
 export function buildStore(config: Readonly<Config>, spec: SpecSource = specOf(config)): ClientStore {
   if (!config.dataFile) return new ClientStore(generateClients(config.seed, config.clients));
-  return new ClientStore(loadDataFile(config.dataFile, new SpecSchemas(spec.document)));
+  return new ClientStore(loadDataFile(config.dataFile, config.dataFileMaxMb * 2 ** 20, new SpecSchemas(spec.document)));
 }
 
 /** The app for a ready config; the validator is warmed so the first request meets a ready app. */
@@ -57,11 +57,15 @@ export interface RunningMock {
 /** Starts the mock on `host:port` (default 127.0.0.1 and, unlike the CLI, any free port). */
 export async function startServer(options: Readonly<ConfigOptions> = {}): Promise<RunningMock> {
   const mock = await createMock({ port: 0, ...options });
-  const running = await startHttpServer(mock.app, mock.config.port, mock.config.host, mock.logger);
+  const running = await startHttpServer(mock.app, mock.config.port, mock.config.host, mock.logger, {
+    maxConnections: mock.config.maxConnections,
+  });
   const host = mock.config.host === '0.0.0.0' || mock.config.host === '::' ? '127.0.0.1' : mock.config.host;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${running.port}`,
     port: running.port,
-    close: () => running.stop(),
+    close: async () => {
+      await running.stop();
+    },
   };
 }

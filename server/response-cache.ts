@@ -40,13 +40,28 @@ const NOT_REPLAYED = new Set(['x-request-id', 'date', 'connection', 'keep-alive'
 // Statuses that are a pure function of the request (a 401 is answered before capture starts).
 // 5xx never: Exception must run its real path.
 const CACHEABLE_STATUS = new Set([200, 400, 404]);
-const ENTRY_OVERHEAD_BYTES = 512;
+/**
+ * What an entry keeps beyond its body, key and header text: the Map slot, the
+ * entry object, the header list, the Buffer object and its share of the 8 KB
+ * pool slab small bodies are cut from. Measured (npm run bench:cache-flood, its
+ * accounting phase: heap and external memory after GC per entry, for 404s and
+ * for list pages); the count errs high, never low, so CACHE_MB holds.
+ */
+const ENTRY_OVERHEAD_BYTES = 768;
+
+/** Bytes an entry holds, as counted against CACHE_MB: body, key, header names and values, overhead. */
+function entryBytes(key: string, entry: CachedResponse): number {
+  let headerBytes = 0;
+  for (const item of entry.headers) headerBytes += typeof item === 'number' ? 8 : String(item).length;
+  // A key with characters beyond Latin-1 is stored two bytes a character.
+  const keyBytes = /[\u0100-\uffff]/.test(key) ? key.length * 2 : key.length;
+  return entry.body.length + keyBytes + headerBytes + ENTRY_OVERHEAD_BYTES;
+}
 
 export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse>();
   private bytes = 0;
   hits = 0;
-  misses = 0;
 
   constructor(
     private readonly maxBytes: number,
@@ -73,10 +88,7 @@ export class ResponseCache {
   serve(req: IncomingMessage, res: ServerResponse): boolean {
     const key = this.keyOf(req);
     const entry = key === undefined ? undefined : this.entries.get(key);
-    if (!entry || key === undefined) {
-      this.misses++;
-      return false;
-    }
+    if (!entry || key === undefined) return false;
     const fault: FaultDecision = entry.faulted ? this.faults.decide(req) : NO_FAULT;
     if (fault.fail) return false;
     // Refresh the entry's place in the LRU order.
@@ -130,11 +142,11 @@ export class ResponseCache {
   }
 
   private store(key: string, entry: CachedResponse): void {
-    const size = entry.body.length + key.length + ENTRY_OVERHEAD_BYTES;
+    const size = entryBytes(key, entry);
     if (size > this.maxBytes) return;
     const previous = this.entries.get(key);
     if (previous) {
-      this.bytes -= previous.body.length + key.length + ENTRY_OVERHEAD_BYTES;
+      this.bytes -= entryBytes(key, previous);
       this.entries.delete(key);
     }
     this.entries.set(key, entry);
@@ -142,7 +154,7 @@ export class ResponseCache {
     for (const [oldestKey, oldest] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldestKey);
-      this.bytes -= oldest.body.length + oldestKey.length + ENTRY_OVERHEAD_BYTES;
+      this.bytes -= entryBytes(oldestKey, oldest);
     }
   }
 }

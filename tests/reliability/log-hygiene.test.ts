@@ -84,6 +84,8 @@ beforeAll(async () => {
     if (server.logs.records.filter((record) => record.msg === 'request').length >= requestsSent) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  // Parser rejections are summed up per interval, and at the latest when the server stops.
+  await server.stop();
 });
 afterAll(() => server.stop());
 
@@ -94,7 +96,13 @@ describe('what reaches the log', () => {
     expect(lines).toHaveLength(requestsSent);
     expect(lines.map((line) => line.route)).toContain('/api/v1/Client/Detail/{idClient}');
     expect(lines.map((line) => line.route)).toContain('(no route)');
-    expect(server.logs.text).toContain('rejected by the HTTP parser');
+  });
+
+  test('requests the HTTP parser rejects → counted by code in one summary line, not a line each', () => {
+    const summaries = server.logs.records.filter((record) => record.msg === 'connections rejected or closed by the HTTP server');
+
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]!.counts).toEqual({ '431 HPE_HEADER_OVERFLOW': 1, '400 HPE_INVALID_HEADER_TOKEN': 1 });
   });
 
   test.each([

@@ -5,13 +5,28 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateClients } from '../../seeds/client';
 import { DataFileError, loadDataFile, writeDataFile } from '../../seeds/data-file';
-import { get, MAIN_JS, ROOT, spawnServer } from '../support/servers';
+import net from 'node:net';
+import { get, MAIN_JS, ROOT, spawnServer, startTestServer } from '../support/servers';
+
+/** The limit tests load with: far above any file they write. */
+const NO_LIMIT = 2 ** 30;
 
 let dir: string;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'data-file-'));
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** What a terminal would act on: control characters other than the final newline. */
+function controlCharacters(text: string): string[] {
+  return [...text.trimEnd()].filter((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+}
+
+function makeFifo(): string {
+  const file = path.join(dir, 'fifo');
+  if (!fs.existsSync(file)) spawnSync('mkfifo', [file]);
+  return file;
+}
 
 function writeJson(name: string, value: unknown): string {
   const file = path.join(dir, name);
@@ -20,8 +35,8 @@ function writeJson(name: string, value: unknown): string {
 }
 
 /** Starts the built server on a data file and returns how it ended: it must stop at once. */
-function startWith(file: string) {
-  return spawnSync(process.execPath, [MAIN_JS, '--port', '0', '--data', file], {
+function startWith(file: string, ...args: string[]) {
+  return spawnSync(process.execPath, [MAIN_JS, '--port', '0', '--data', file, ...args], {
     encoding: 'utf8',
     timeout: 20_000,
     env: { ...process.env, LOG_LEVEL: 'silent' },
@@ -38,7 +53,7 @@ describe('npm run seed → DATA_FILE round trip', () => {
 
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('wrote 300 clients (seed 4)');
-    expect(loadDataFile(file)).toEqual(generateClients(4, 300));
+    expect(loadDataFile(file, NO_LIMIT)).toEqual(generateClients(4, 300));
   });
 
   test("DATA_FILE → the server serves the file's clients", async () => {
@@ -57,6 +72,76 @@ describe('npm run seed → DATA_FILE round trip', () => {
           .sort(),
       );
       expect(server.stdout()).toContain(`data ${file}`);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('what a data file may hold', () => {
+  test('a leading UTF-8 byte order mark → read as if absent', () => {
+    const clients = generateClients(5, 3);
+    const file = writeJson('bom.json', `\ufeff${JSON.stringify(clients, null, 2)}`);
+
+    expect(loadDataFile(file, NO_LIMIT)).toEqual(clients);
+  });
+
+  test('[] → an empty data set', () => {
+    expect(loadDataFile(writeJson('empty.json', []), NO_LIMIT)).toEqual([]);
+  });
+
+  test('DATA_FILE_MAX_MB → a file just under it loads', () => {
+    const file = writeJson('fits.json', `[${' '.repeat(2 ** 20 - 10)}]`);
+
+    expect(loadDataFile(file, 2 ** 20)).toEqual([]);
+  });
+});
+
+describe('an empty data set (CLIENTS=0 or a file holding [])', () => {
+  test.each(['/api/v1/Client/Simple', '/api/v1/Client/Extended?active=true'])(
+    'GET %s → 200, Results [], X-Total-Count 0, Link first and last on page 1',
+    async (pathAndQuery) => {
+      const server = await startTestServer({ clients: 0 });
+
+      try {
+        const response = await get(server.baseUrl, pathAndQuery);
+        const body = (await response.json()) as { Page: number; Results: unknown[] };
+        const listPath = pathAndQuery.split('?')[0]!;
+
+        expect(response.status).toBe(200);
+        expect(body.Results).toEqual([]);
+        expect(body.Page).toBe(1);
+        expect(response.headers.get('x-total-count')).toBe('0');
+        expect(response.headers.get('link')).toMatch(
+          new RegExp(`^<${listPath}\\?page=1&pageSize=25[^>]*>; rel="first", <${listPath}\\?page=1&pageSize=25[^>]*>; rel="last"$`),
+        );
+      } finally {
+        await server.stop();
+      }
+    },
+  );
+
+  test('GET /Client/Detail/{idClient} on an empty set → 404 CLIENT_NOT_FOUND', async () => {
+    const server = await startTestServer({ clients: 0 });
+
+    try {
+      const response = await get(server.baseUrl, '/api/v1/Client/Detail/3f1c2a5e-0b7d-4c1e-9a8f-2d6b5e4c3a21');
+
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as { Code: string }).Code).toBe('CLIENT_NOT_FOUND');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('a data file holding [] → the CLI starts and says clients 0', async () => {
+    const server = await spawnServer(['--data', writeJson('none.json', [])]);
+
+    try {
+      const response = await get(server.baseUrl, '/api/v1/Client/Simple');
+
+      expect(response.headers.get('x-total-count')).toBe('0');
+      expect(server.stdout()).toContain('clients 0');
     } finally {
       await server.stop();
     }
@@ -89,7 +174,7 @@ describe('ids in a data file', () => {
     const [a, b] = generateClients(6, 2);
     const file = writeJson('case-dupes.json', [a, { ...b, IdClient: a!.IdClient.toUpperCase() }]);
 
-    expect(() => loadDataFile(file)).toThrow(/\[1\]\.IdClient duplicates \[0\]\.IdClient$/);
+    expect(() => loadDataFile(file, NO_LIMIT)).toThrow(/\[1\]\.IdClient duplicates \[0\]\.IdClient$/);
   });
 });
 
@@ -97,9 +182,8 @@ describe('a bad data file stops start-up with exit code 2 and one line', () => {
   const good = generateClients(2, 3);
 
   test.each([
-    ['not JSON', () => writeJson('broken.json', '[{"IdClient": '), /broken\.json: is not JSON/],
+    ['not JSON', () => writeJson('broken.json', '[{"IdClient": '), /broken\.json:1:15: unexpected end of file \(not valid JSON\)$/],
     ['not an array', () => writeJson('object.json', { clients: [] }), /object\.json: must hold a JSON array/],
-    ['empty', () => writeJson('empty.json', []), /empty\.json: holds no clients/],
     [
       'a record breaking the schema',
       () => writeJson('schema.json', [good[0], { ...good[1], PersonalInfo: { ...good[1]!.PersonalInfo, DateOfBirth: '1990-02-31' } }]),
@@ -134,9 +218,74 @@ describe('a bad data file stops start-up with exit code 2 and one line', () => {
     expect(lines[0]).toMatch(/^client-records-mock: DATA_FILE /);
   });
 
+  test.each([
+    ['a directory', () => dir, /: is a directory, not a regular file$/],
+    ['a device that never ends', () => '/dev/zero', /\/dev\/zero: is a device, not a regular file$/],
+    ['a FIFO nobody writes to', () => makeFifo(), /fifo: is a FIFO, not a regular file$/],
+    ['a file above DATA_FILE_MAX_MB', () => writeJson('big.json', `[${' '.repeat(2 * 2 ** 20)}]`), /big\.json: is 3 MB; the limit is 1 MB/],
+  ])('%s → exit 2 at once, nothing read', (_name, makeFile, message) => {
+    const file = makeFile();
+
+    const result = startWith(file, '--data-max-mb', '1');
+
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr.trim()).toMatch(message);
+  });
+
+  test('a socket → exit 2 naming it', async () => {
+    const socketPath = path.join(dir, 'sock');
+    const listener = net.createServer().listen(socketPath);
+    await new Promise((resolve) => listener.once('listening', resolve));
+
+    try {
+      const result = startWith(socketPath);
+
+      expect(result.status).toBe(2);
+      expect(result.stderr.trim()).toMatch(/sock: is a socket, not a regular file$/);
+    } finally {
+      listener.close();
+    }
+  });
+
+  test('a syntax error → line:column, no byte of the file echoed (control bytes, PersonalIds)', () => {
+    const [client] = generateClients(3, 1);
+    const text = `[\n${JSON.stringify(client)},\n{"Title": \u001b]0;owned\u0007 "${client!.PersonalInfo.PersonalId}"}\n]`;
+    const file = writeJson('hostile.json', text);
+
+    const result = startWith(file);
+
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/hostile\.json:3:11: unexpected byte 0x1b \(not valid JSON\)\n$/);
+    expect(controlCharacters(result.stderr)).toEqual([]);
+    expect(result.stderr).not.toContain('owned');
+    expect(result.stderr).not.toContain(client!.PersonalInfo.PersonalId);
+  });
+
+  test('a member name twice in one record → an error naming it, not last-one-wins', () => {
+    const [client] = generateClients(3, 1);
+    const text = JSON.stringify([client]).replace('"PersonalInfo":{', '"PersonalInfo":{"FirstName":"Eve",');
+    const file = writeJson('twice.json', text);
+
+    expect(() => loadDataFile(file, NO_LIMIT)).toThrow(
+      /twice\.json:1:\d+: member 'FirstName' appears twice in \[0\]\.PersonalInfo \(not valid JSON\)$/,
+    );
+  });
+
+  test('a control character in a member name → shown escaped, never raw', () => {
+    const [client] = generateClients(3, 1);
+    const file = writeJson('named.json', [{ ...client, ['Nick\u001b]0;x\u0007']: 1 }]);
+
+    const result = startWith(file);
+
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('[0].Nick\\u001b]0;x\\u0007: is not a documented property');
+    expect(controlCharacters(result.stderr)).toEqual([]);
+  });
+
   test('loadDataFile → throws DataFileError, never a half-loaded set', () => {
     const file = writeJson('late.json', [...generateClients(2, 50), { IdClient: 'nope' }]);
 
-    expect(() => loadDataFile(file)).toThrow(DataFileError);
+    expect(() => loadDataFile(file, NO_LIMIT)).toThrow(DataFileError);
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { ConfigError, loadConfig } from '../../server/config';
+import { ConfigError, defaultMaxConnections, fdLimit, loadConfig } from '../../server/config';
 import { MAIN_JS } from '../support/servers';
 
 describe('loadConfig(argv, env)', () => {
@@ -47,6 +47,12 @@ describe('loadConfig(argv, env)', () => {
     [{ DATA_FILE: 'clients.json' }, 'dataFile', 'clients.json'],
     [{ PORT: '0' }, 'port', 0],
     [{ CLIENTS: '1000000' }, 'clients', 1_000_000],
+    [{ CLIENTS: '0' }, 'clients', 0],
+    [{ DATA_FILE: '' }, 'dataFile', undefined],
+    [{ DATA_FILE_MAX_MB: '10' }, 'dataFileMaxMb', 10],
+    [{ MAX_CONNECTIONS: '300' }, 'maxConnections', 300],
+    [{ ERROR_RATE: '1' }, 'errorRate', 1],
+    [{ ERROR_RATE: '0.5' }, 'errorRate', 0.5],
   ])('env %j → %s', (env, key, value) => {
     expect(loadConfig([], env)[key as keyof ReturnType<typeof loadConfig>]).toEqual(value);
   });
@@ -54,12 +60,23 @@ describe('loadConfig(argv, env)', () => {
   test.each([
     [[], { PORT: 'abc' }, 'invalid PORT="abc": must be a whole number from 0 to 65535'],
     [['--port', '70000'], {}, 'invalid --port="70000"'],
-    [[], { CLIENTS: '0' }, 'invalid CLIENTS="0": must be a whole number from 1 to 1000000'],
+    [[], { CLIENTS: '-1' }, 'invalid CLIENTS="-1": must be a whole number from 0 to 1000000'],
+    [[], { ERROR_RATE: '0x1' }, 'invalid ERROR_RATE="0x1": must be a decimal number from 0 to 1'],
+    [[], { ERROR_RATE: '1e0' }, 'invalid ERROR_RATE="1e0"'],
+    [[], { ERROR_RATE: '.5' }, 'invalid ERROR_RATE=".5"'],
+    [[], { PORT: '0x10' }, 'invalid PORT="0x10"'],
+    [[], { CLIENTS: '1e3' }, 'invalid CLIENTS="1e3"'],
+    [[], { CACHE_MB: '0b1' }, 'invalid CACHE_MB="0b1"'],
+    [[], { SEED: '1.0' }, 'invalid SEED="1.0"'],
+    [[], { DATA_FILE: '  ' }, 'invalid DATA_FILE="  ": must be a file path'],
+    [[], { DATA_FILE_MAX_MB: '0' }, 'invalid DATA_FILE_MAX_MB'],
+    [[], { MAX_CONNECTIONS: '0' }, 'invalid MAX_CONNECTIONS'],
+    [[], { MAX_CONNECTIONS: 'lots' }, 'invalid MAX_CONNECTIONS'],
     [[], { CLIENTS: '1000001' }, 'invalid CLIENTS'],
     [[], { SEED: '-1' }, 'invalid SEED'],
     [[], { LATENCY_MS: '400-100' }, 'invalid LATENCY_MS="400-100"'],
     [[], { LATENCY_MS: 'slow' }, 'invalid LATENCY_MS'],
-    [[], { ERROR_RATE: '1.5' }, 'invalid ERROR_RATE="1.5": must be a number from 0 to 1'],
+    [[], { ERROR_RATE: '1.5' }, 'invalid ERROR_RATE="1.5": must be a decimal number from 0 to 1'],
     [[], { ERROR_RATE: '' }, 'invalid ERROR_RATE'],
     [[], { AUTH: 'maybe' }, 'invalid AUTH="maybe": must be on or off'],
     [[], { CORS_ORIGINS: 'localhost' }, 'invalid CORS_ORIGINS'],
@@ -70,6 +87,16 @@ describe('loadConfig(argv, env)', () => {
   ])('argv %j, env %j → ConfigError naming the setting', (argv, env, message) => {
     expect(() => loadConfig(argv, env)).toThrow(ConfigError);
     expect(() => loadConfig(argv, env)).toThrow(message);
+  });
+
+  test('MAX_CONNECTIONS unset → derived from the file-descriptor limit, below it', () => {
+    const limit = fdLimit();
+
+    const { maxConnections } = loadConfig([], {});
+
+    expect(maxConnections).toBe(defaultMaxConnections());
+    expect(maxConnections).toBeGreaterThan(0);
+    expect(maxConnections).toBeLessThan(limit);
   });
 
   test('a bad API_KEYS value → named, never echoed', () => {
@@ -112,9 +139,18 @@ describe('the CLI', () => {
       '--cors-origins',
       '--log-level',
       '--workers',
+      '--data-max-mb',
+      '--max-connections',
     ]) {
       expect(result.stdout).toContain(flag);
     }
+  });
+
+  test('--workers 3 with a bad data file → exit 2, the error printed once (by the primary)', () => {
+    const result = run(['--port', '0', '--workers', '3', '--data', '/nowhere/clients.json'], { LOG_LEVEL: 'silent' });
+
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe('client-records-mock: DATA_FILE /nowhere/clients.json: cannot be read (ENOENT)\n');
   });
 
   test('a port already in use → exit 2 naming host and port', async () => {
@@ -143,7 +179,7 @@ describe('the CLI', () => {
       const result = run(['--port', String(port), '--workers', '2'], { LOG_LEVEL: 'silent' });
 
       expect(result.status).toBe(2);
-      expect(result.stderr).toContain('(EADDRINUSE)');
+      expect(result.stderr).toMatch(/^client-records-mock: cannot listen on .*\(EADDRINUSE\)\n$/);
       expect(result.stderr).not.toContain('starting another');
     } finally {
       blocker.close();

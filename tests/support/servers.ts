@@ -67,13 +67,15 @@ export async function startTestServer(overrides: Partial<Config> = {}, data?: re
   const logger = createLogger(config.logLevel, logs);
   const store = data ? new ClientStore(data) : testStore(config.seed, config.clients);
   const app = createApp(config, store, logger);
-  const running = await startHttpServer(app, 0, '127.0.0.1', logger);
+  const running = await startHttpServer(app, 0, '127.0.0.1', logger, { maxConnections: config.maxConnections });
   return {
     baseUrl: `http://127.0.0.1:${running.port}`,
     app,
     logs,
     running,
-    stop: () => running.stop(),
+    stop: async () => {
+      await running.stop();
+    },
   };
 }
 
