@@ -307,6 +307,11 @@ const SETTINGS: readonly AnySetting[] = [
   },
 ];
 
+/** The settings table as documentation shows it (README's table is checked against it). */
+export function describeSettings(): { flag: string; env: string; fallback: string }[] {
+  return SETTINGS.map((s) => ({ flag: s.flag, env: s.env, fallback: s.fallback }));
+}
+
 /** The environment variable of every setting: tools that must run the server on its defaults clear these. */
 export function settingEnvNames(): string[] {
   return SETTINGS.map((s) => s.env);
