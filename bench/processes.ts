@@ -177,6 +177,20 @@ export function median(values: readonly number[]): number {
 
 export const PING = '/api/v1/Diagnostics/Ping';
 
+const PRISM_CLI = path.join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
+
+/** Prism's mock of openapi.yaml on a free port: static (examples) unless `dynamic` (generated bodies). */
+export async function startPrism(name: string, dynamic = false): Promise<Started> {
+  const port = await freePort();
+  return spawnAndWait({
+    name,
+    args: [PRISM_CLI, 'mock', ...(dynamic ? ['-d'] : []), 'openapi.yaml', '-p', String(port), '-h', HOST],
+    port,
+    probePath: PING,
+    timeoutMs: 60_000,
+  });
+}
+
 /** This environment without any of our settings (derived from the settings table): "defaults" means defaults. */
 export function cleanEnv(): Record<string, string> {
   const ours = new Set(settingEnvNames());

@@ -27,6 +27,7 @@ import {
   sleep,
   spawnAndWait,
   startOurServer,
+  startPrism,
   stopAll,
   stopAllOnExit,
   type Started,
@@ -42,7 +43,6 @@ const CONNECTIONS = 50;
 const WARMUP_S = QUICK ? 1 : 1;
 const MEASURE_S = QUICK ? 2 : 5;
 const STARTUP_RUNS = QUICK ? 1 : 3;
-const PRISM_CLI = path.join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
 const HELLO_JS = path.join(ROOT, 'dist/bench/express-hello.js');
 const KEY = { 'x-api-key': API_KEY };
 type TargetName = 'ours' | 'oursNoCache' | 'prism' | 'express';
@@ -117,20 +117,12 @@ function log(line: string): void {
   process.stdout.write(line + '\n');
 }
 
-const startOurs = startOurServer;
-
 async function startTargets(): Promise<Record<TargetName, Started>> {
-  const [prismPort, helloPort] = [await freePort(), await freePort()];
+  const helloPort = await freePort();
   return {
-    ours: await startOurs('ours', []),
-    oursNoCache: await startOurs('ours CACHE=off', [], { CACHE: 'off' }),
-    prism: await spawnAndWait({
-      name: 'prism',
-      args: [PRISM_CLI, 'mock', 'openapi.yaml', '-p', String(prismPort), '-h', HOST],
-      port: prismPort,
-      probePath: PING,
-      timeoutMs: 60_000,
-    }),
+    ours: await startOurServer('ours', []),
+    oursNoCache: await startOurServer('ours CACHE=off', [], { CACHE: 'off' }),
+    prism: await startPrism('prism'),
     express: await spawnAndWait({
       name: 'express hello',
       args: [HELLO_JS, String(helloPort)],
@@ -238,7 +230,7 @@ async function startupAt(clients: number, runs: number, withLoad: boolean): Prom
   let rss = 0;
   let rssAfterLoad: number | undefined;
   for (let run = 0; run < runs; run++) {
-    const server = await startOurs(`ours ${clients}`, ['--clients', String(clients)], {}, 180_000);
+    const server = await startOurServer(`ours ${clients}`, ['--clients', String(clients)], {}, 180_000);
     readyMs.push(Math.round(server.readyMs));
     rss = rssMb(server.pid);
     if (withLoad && run === runs - 1) {
@@ -267,7 +259,7 @@ interface FilterFigure {
 async function uncachedFilter(): Promise<FilterFigure> {
   const clients = 100_000;
   const terms = ['an', 'son', 'berg', 'li', 'ma', 'er', 'anna', 'jo', 'el', 'asa', 'ö', '070'];
-  const server = await startOurs('ours 100k CACHE=off', ['--clients', String(clients)], { CACHE: 'off' }, 120_000);
+  const server = await startOurServer('ours 100k CACHE=off', ['--clients', String(clients)], { CACHE: 'off' }, 120_000);
   const requests = terms.map((term) => get(`/api/v1/Client/Extended?filter=${encodeURIComponent(term)}`));
   const oneConnection = await measure(server.port, requests, 1);
   const fiftyConnections = await load(server.port, requests, MEASURE_S);
@@ -283,7 +275,7 @@ interface WorkersFigure {
 }
 
 async function workers(ids: Ids, single: Started): Promise<WorkersFigure[]> {
-  const two = await startOurs('ours --workers 2', ['--workers', '2']);
+  const two = await startOurServer('ours --workers 2', ['--workers', '2']);
   // Both workers must be up (the primary prints its line when they are); the probe may hit the first alone.
   await sleep(1500);
   const figures: WorkersFigure[] = [];
@@ -306,14 +298,7 @@ interface DynamicFigure {
 
 /** Prism's dynamic mock (-d: json-schema-faker per response) on the list endpoints, beside ours. */
 async function prismDynamic(ids: Ids, ours: Started): Promise<DynamicFigure[]> {
-  const port = await freePort();
-  const prism = await spawnAndWait({
-    name: 'prism -d',
-    args: [PRISM_CLI, 'mock', '-d', 'openapi.yaml', '-p', String(port), '-h', HOST],
-    port,
-    probePath: PING,
-    timeoutMs: 60_000,
-  });
+  const prism = await startPrism('prism -d', true);
   const figures: DynamicFigure[] = [];
   for (const endpoint of ENDPOINTS.filter((e) => ['Simple 25', 'Extended 25', 'Extended filter'].includes(e.name))) {
     const dynamic = await measure(prism.port, endpoint.requests('prism', ids));

@@ -17,10 +17,21 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { loadConfig } from '../server/config';
 import { generateClients } from '../seeds/client';
-import { API_KEY, freePort, getJson, HOST, median, PING, ROOT, rssMb, spawnAndWait, startOurServer, type Started } from './processes';
+import {
+  API_KEY,
+  freePort,
+  getJson,
+  HOST,
+  median,
+  ROOT,
+  rssMb,
+  spawnAndWait,
+  startOurServer,
+  startPrism,
+  type Started,
+} from './processes';
 import { seededRandom, varyingUrls, type TrafficSample } from './traffic';
 
-const PRISM_CLI = path.join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
 const JSON_SERVER_CLI = path.join(ROOT, 'node_modules/json-server/lib/bin.js');
 const HELLO_JS = path.join(ROOT, 'dist/bench/express-hello.js');
 const KEY = { 'x-api-key': API_KEY };
@@ -144,17 +155,11 @@ function writeJsonServerDb(clients: number): string {
 
 async function startAll(clients: number): Promise<{ targets: Record<VariedTarget, Started>; cleanup: () => void }> {
   const dbFile = writeJsonServerDb(clients);
-  const [prismPort, jsonPort, helloPort] = [await freePort(), await freePort(), await freePort()];
+  const [jsonPort, helloPort] = [await freePort(), await freePort()];
   const targets: Record<VariedTarget, Started> = {
     ours: await startOurServer(`ours ${clients}`, ['--clients', String(clients)], {}, 180_000),
     oursNoCache: await startOurServer(`ours ${clients} CACHE=off`, ['--clients', String(clients)], { CACHE: 'off' }, 180_000),
-    prism: await spawnAndWait({
-      name: 'prism',
-      args: [PRISM_CLI, 'mock', 'openapi.yaml', '-p', String(prismPort), '-h', HOST],
-      port: prismPort,
-      probePath: PING,
-      timeoutMs: 60_000,
-    }),
+    prism: await startPrism('prism'),
     jsonServer: await spawnAndWait({
       name: 'json-server',
       args: [JSON_SERVER_CLI, '--port', String(jsonPort), '--host', HOST, dbFile],
