@@ -50,5 +50,5 @@ EXPOSE 4000
 # Node rather than curl: the slim image has no curl, and Node has fetch.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/api/v1/Diagnostics/Ping').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# SIGTERM drains in-flight requests and exits 0 within 10 s.
+# SIGTERM drains in-flight requests and exits within 10 s: 0, or 3 when requests had to be cut (docs/reliability.md).
 ENTRYPOINT ["node", "dist/server/main.js"]

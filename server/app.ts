@@ -103,7 +103,7 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
   if (cache) app.use(cache.capture());
   app.use(checkRawQuery);
   app.use(openApiValidator(spec, config.validateResponses || config.fullResponseValidation));
-  app.use(mockControls(faults, (req) => contextOf(req).route!));
+  app.use(mockControls(faults, (req) => contextOf(req).route!, config.publicUrl));
   app.use(diagnosticsRoutes());
   app.use(
     clientRoutes(store, {

@@ -2,6 +2,7 @@
 // here and leaves as a spec-valid ErrorDto; nothing else writes an error body:
 // the HTTP server's answers on raw sockets (parser errors, missing Host,
 // CONNECT) are written by rawErrorResponse below.
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -91,7 +92,9 @@ export function bareError(
 ): { status: number; headers: Record<string, string>; body: string } {
   const dto: ErrorDto = { Code: code, Message: message };
   const body = JSON.stringify(dto);
-  return { status, headers: { ...BARE_HEADERS, ...extra, 'Content-Length': String(Buffer.byteLength(body)) }, body };
+  // openapi.yaml: X-Request-Id is on every response; these requests never reached the app, so the id is a fresh one.
+  const headers = { 'X-Request-Id': crypto.randomUUID(), ...BARE_HEADERS, ...extra, 'Content-Length': String(Buffer.byteLength(body)) };
+  return { status, headers, body };
 }
 
 /** The same answer as a complete HTTP/1.1 response, for a raw socket. */

@@ -107,6 +107,8 @@ export function startHttpServer(
     server.once('error', reject);
     server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
+      // After listening, a server error (accept failing with EMFILE, say) is logged, never an uncaught exception.
+      server.on('error', (error: NodeJS.ErrnoException) => logger.warn({ code: error.code }, 'HTTP server error'));
       const address = server.address();
       resolve({
         server,

@@ -5,15 +5,13 @@
 import cluster from 'node:cluster';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ClientStore } from './store';
 import { ConfigError, helpText, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import type { Logger } from 'pino';
-import { createApp, warmUp, type App } from './app';
+import type { App } from './app';
 import { startHttpServer, TIMEOUTS } from './http-server';
 import { EXIT_CRASH, exitOnCrash } from './crash-policy';
 import { DataFileError } from '../seeds/data-file';
-import { buildStore } from './mock';
 import { loadApp, watchApp } from './watch';
 
 /** Exit code for a configuration or data-file error (docs/decisions.md: a bad setting → one line, exit 2). */
@@ -84,15 +82,6 @@ function readServeCommand(argv: readonly string[]): ServeCommand {
   }
 }
 
-function buildStoreOrFail(config: Readonly<Config>): ClientStore {
-  try {
-    return buildStore(config);
-  } catch (error) {
-    if (error instanceof DataFileError) fail(`DATA_FILE ${error.message}`);
-    throw error;
-  }
-}
-
 function startupLine(config: Readonly<Config>, port: number, clients: number): string {
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -130,17 +119,16 @@ async function runWorker(config: Readonly<Config>, watch: boolean): Promise<void
   process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
-/** The app to serve: built once, or (--watch) rebuilt on every change of the spec or the data file. */
+/**
+ * The app to serve: built once, or (--watch) rebuilt on every change of the
+ * spec or the data file. Either way the first build is loadApp's: a spec that
+ * does not read, parse or validate, or a bad data file, is one line and exit 2.
+ */
 async function buildServedApp(config: Readonly<Config>, watch: boolean, logger: Logger): Promise<{ app: App; clients: number }> {
-  if (!watch) {
-    const store = buildStoreOrFail(config);
-    const app = createApp(config, store, logger);
-    await warmUp(app);
-    return { app, clients: store.size };
-  }
   const initial = await loadApp(config, logger).catch((error: unknown) =>
-    fail(error instanceof DataFileError ? `DATA_FILE ${error.message}` : (error as Error).message),
+    fail(error instanceof DataFileError ? `DATA_FILE ${error.message}` : (error as Error).message.split('\n')[0]!),
   );
+  if (!watch) return initial;
   const watched = watchApp(config, logger, initial.app, (line) => process.stderr.write(`client-records-mock: ${line}\n`));
   return { app: watched.app, clients: initial.clients };
 }

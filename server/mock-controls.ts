@@ -103,7 +103,12 @@ function simulatedError(status: number, route: RouteMatch, method: string): ApiE
  * ApiError, so the one error writer sends it (with `Allow` on a 405); a list
  * example carries the paging headers of a data set that holds just its results.
  */
-function answerExample(example: NonNullable<PreferDirectives['example']>, req: Request, res: Response): ApiError | undefined {
+function answerExample(
+  example: NonNullable<PreferDirectives['example']>,
+  req: Request,
+  res: Response,
+  publicUrl: string | undefined,
+): ApiError | undefined {
   if (example.status >= 300) {
     const { Code, Message } = example.value as ErrorDto;
     return new ApiError(Code, Message, Code === 'METHOD_NOT_ALLOWED' ? methodNotAllowed(req.method).headers : {});
@@ -111,7 +116,7 @@ function answerExample(example: NonNullable<PreferDirectives['example']>, req: R
   if (example.isList) {
     const page = example.value as { Page: number; PageSize: number; Results: unknown[] };
     const query = { ...readListQuery(req.query), page: page.Page, pageSize: page.PageSize };
-    setPagingHeaders(res, req.path, query, page.Results.length);
+    setPagingHeaders(res, req.path, query, page.Results.length, publicUrl);
   }
   res.status(example.status).json(example.value);
   return undefined;
@@ -123,7 +128,8 @@ function answerExample(example: NonNullable<PreferDirectives['example']>, req: R
  * 2xx status the handler answers as usual (either also overrides an ERROR_RATE
  * failure). Delays add up: `Prefer: delay` plus LATENCY_MS.
  */
-export function mockControls(faults: FaultInjector, routeOf: (req: IncomingMessage) => RouteMatch): RequestHandler {
+/** `publicUrl` (PUBLIC_URL) makes an example list's Link absolute, as on every other list answer. */
+export function mockControls(faults: FaultInjector, routeOf: (req: IncomingMessage) => RouteMatch, publicUrl?: string): RequestHandler {
   return (req, res, next) => {
     const route = routeOf(req);
     const prefer = readPrefer(req.headers.prefer, route.operation);
@@ -133,7 +139,7 @@ export function mockControls(faults: FaultInjector, routeOf: (req: IncomingMessa
       // The caller went away while we waited: there is nobody to answer.
       if (res.destroyed) return;
       if (prefer.example) {
-        const error = answerExample(prefer.example, req, res);
+        const error = answerExample(prefer.example, req, res, publicUrl);
         if (error) next(error);
       } else if (prefer.code !== undefined) {
         if (prefer.code >= 300) next(simulatedError(prefer.code, route, req.method));

@@ -3,7 +3,6 @@
 // Expect header Node would answer itself. Each is the documented ErrorDto,
 // written by server/errors.ts, and counted in the rejection summary, never
 // logged one line each.
-import crypto from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorCode } from '../contract/wire-types';
@@ -35,7 +34,7 @@ export function answeredMissingHost(req: IncomingMessage, res: ServerResponse, r
   if (req.headers.host !== undefined || req.httpVersion !== '1.1') return false;
   res.shouldKeepAlive = false;
   rejections.count('400 no Host header');
-  const answer = bareError(400, 'VALIDATION_ERROR', `header ${quoted('Host')} is required`, { 'X-Request-Id': crypto.randomUUID() });
+  const answer = bareError(400, 'VALIDATION_ERROR', `header ${quoted('Host')} is required`);
   res.writeHead(answer.status, answer.headers).end(answer.body);
   return true;
 }

@@ -21,11 +21,14 @@ export interface ListResult {
 
 const collator = new Intl.Collator('en', { sensitivity: 'base' });
 
-/** The documented order: FullName (English collation, case- and accent-insensitive), then IdClient. */
+/** The documented order: FullName (English collation, case- and accent-insensitive), then IdClient in lower case. */
 export function compareClients(a: ClientDetail, b: ClientDetail): number {
-  return (
-    collator.compare(a.PersonalInfo.FullName, b.PersonalInfo.FullName) || (a.IdClient < b.IdClient ? -1 : a.IdClient > b.IdClient ? 1 : 0)
-  );
+  const byName = collator.compare(a.PersonalInfo.FullName, b.PersonalInfo.FullName);
+  if (byName !== 0) return byName;
+  // A data file may hold upper-case uuids: the tie-break is on the lower-case form, as openapi.yaml says.
+  const idA = a.IdClient.toLowerCase();
+  const idB = b.IdClient.toLowerCase();
+  return idA < idB ? -1 : idA > idB ? 1 : 0;
 }
 
 /**

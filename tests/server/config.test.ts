@@ -114,6 +114,8 @@ describe('the CLI', () => {
     [[], { CLIENTS: 'many' }, /^client-records-mock: invalid CLIENTS="many"/],
     [[], { ERROR_RATE: '2' }, /^client-records-mock: invalid ERROR_RATE="2"/],
     [['--nope'], {}, /^client-records-mock: unknown option --nope/],
+    [['--spec', '/nonexistent/openapi.yaml'], {}, /^client-records-mock: .*\/nonexistent\/openapi\.yaml/],
+    [['--spec', __filename], {}, /^client-records-mock: .*config\.test\.ts/],
   ])('client-records-mock %j with env %j → exit 2 and one line on stderr', (args, env, message) => {
     const result = run(args, env);
 

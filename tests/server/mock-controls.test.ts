@@ -437,6 +437,15 @@ describe('Prefer: example=NAME (named examples of openapi.yaml)', () => {
     expect(response.headers.get('link')).toBe(`<${url}?page=1&pageSize=25>; rel="first", <${url}?page=1&pageSize=25>; rel="last"`);
   });
 
+  test('GET /Client/Simple → an absolute Link when PUBLIC_URL is set and Prefer: example=single, as on every list answer', async () => {
+    const withPublicUrl = await startTestServer({ publicUrl: 'http://localhost:4000' });
+
+    const response = await get(withPublicUrl.baseUrl, '/api/v1/Client/Simple', withExample('single'));
+    await withPublicUrl.stop();
+
+    expect(response.headers.get('link')).toMatch(/^<http:\/\/localhost:4000\/api\/v1\/Client\/Simple\?page=1&pageSize=25>; rel="first"/);
+  });
+
   test.each(LISTS)('GET $name → one result and X-Total-Count 1 when Prefer: example=single', async ({ url }) => {
     const response = await get(server.baseUrl, url, withExample('single'));
 
