@@ -54,18 +54,38 @@ function dispatchTo(app: Mock['app']) {
   };
 }
 
+// Mocks by their settings: the handlers a test adds for one state (`prefer`) reuse the app the suite's
+// handlers built with the same options, instead of building the data, indexes and validator again.
+const mocks = new Map<string, Promise<Mock>>();
+
+function mockFor(config: Mock['config']): Promise<Mock> {
+  const key = JSON.stringify(config);
+  let mock = mocks.get(key);
+  if (!mock) {
+    mock = mockFromConfig(config);
+    mocks.set(key, mock);
+    // A bad data file is not remembered: the next call tries again.
+    mock.catch(() => mocks.delete(key));
+  }
+  return mock;
+}
+
 /**
  * Handlers for msw's `setupServer` (vitest, jest). Options are the mock's own
  * (seed, clients, dataFile, apiKeys, auth, latencyMs, errorRate, ...), checked at
  * once: a bad option throws a ConfigError here, not at the first request. The
- * data is built once, in the background, and shared by every handler call.
+ * data is built once per set of options, in the background, and shared by every
+ * handler call and every createHandlers call with the same options (pass the
+ * suite's options along with `prefer`). Behind a base URL with a path prefix,
+ * Link headers are absolute and keep the prefix, unless `publicUrl` says otherwise.
  */
 export function createHandlers(options: Readonly<HandlerOptions>): HttpHandler[] {
   const { baseUrl, prefer, ...mockOptions } = options;
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const config = configFromOptions({ logLevel: 'silent', ...mockOptions });
-  const ready: Promise<Mock> = mockFromConfig(config);
+  const linksKeepPrefix = prefix !== '' && mockOptions.publicUrl === undefined ? { publicUrl: base.origin + prefix } : {};
+  const config = configFromOptions({ logLevel: 'silent', ...linksKeepPrefix, ...mockOptions });
+  const ready: Promise<Mock> = mockFor(config);
   // A bad data file rejects here; it is reported at the first request, not as an unhandled rejection.
   ready.catch(() => undefined);
 

@@ -36,5 +36,15 @@ describe('createHandlers options', () => {
 
       expect(response.headers.get('x-total-count')).toBe('10');
     });
+
+    test("GET /api/v1/Client/Simple?pageSize=2 → Link targets keep the base URL's prefix, so a client can follow them", async () => {
+      const response = await fetch('http://api.test/backend/api/v1/Client/Simple?pageSize=2', {
+        headers: { 'X-Api-Key': API_KEY, Prefer: 'code=200' },
+      });
+      const next = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+
+      expect(next).toBe('http://api.test/backend/api/v1/Client/Simple?page=2&pageSize=2');
+      expect((await fetch(next!, { headers: { 'X-Api-Key': API_KEY, Prefer: 'code=200' } })).status).toBe(200);
+    });
   });
 });
