@@ -2,6 +2,7 @@
 // operation answers each, and which operations are public. Requests are
 // matched exactly (case-sensitive, no trailing slash), as the spec writes them.
 import type { operations } from '../generated/openapi';
+import { responseExamples, type StatusExamples } from './response-examples';
 import type { OpenApiDocument } from './spec';
 
 /** The spec's operationIds, as openapi-typescript generated them. */
@@ -14,6 +15,8 @@ export interface Operation {
   isPublic: boolean;
   /** Statuses openapi.yaml documents for this operation. */
   statuses: ReadonlySet<number>;
+  /** Its named response examples per status, for `Prefer: example=NAME`: from the served document, so an edited spec serves its new examples. */
+  examples: ReadonlyMap<number, StatusExamples>;
   /** Query parameters of type integer: their raw text must be plain decimal digits. */
   integerQueryParams: ReadonlySet<string>;
   match(path: string): Record<string, string> | undefined;
@@ -60,6 +63,7 @@ export function readOperations(spec: OpenApiDocument): readonly Operation[] {
       template,
       isPublic: security.length === 0,
       statuses: new Set(Object.keys(get.responses).map(Number)),
+      examples: responseExamples(spec, template),
       integerQueryParams: new Set(parameters.filter((p) => p.in === 'query' && p.schema?.type === 'integer').map((p) => p.name)),
       match: compileTemplate(template),
     };

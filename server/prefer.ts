@@ -3,8 +3,6 @@
 // Every other preference is ignored, as RFC 7240 asks of a server.
 import { ApiError, quoted } from './errors';
 import type { Operation } from '../contract/operations';
-import { responseExamples, type StatusExamples } from '../contract/response-examples';
-import { loadSpec } from '../contract/spec';
 
 /** openapi.yaml, parameter `Prefer`: `delay=MS` from 0 to 10000. */
 export const MAX_PREFER_DELAY_MS = 10_000;
@@ -43,20 +41,8 @@ export function parsePrefer(header: string | string[] | undefined): Map<string, 
 
 const invalid = (message: string) => new ApiError('VALIDATION_ERROR', `header 'Prefer' ${message}`);
 
-// Named examples per path template, read from openapi.yaml once.
-const examplesByTemplate = new Map<string, ReadonlyMap<number, StatusExamples>>();
-
-function examplesOf(operation: Operation): ReadonlyMap<number, StatusExamples> {
-  let examples = examplesByTemplate.get(operation.template);
-  if (!examples) {
-    examples = responseExamples(loadSpec(), operation.template);
-    examplesByTemplate.set(operation.template, examples);
-  }
-  return examples;
-}
-
 function findExample(name: string, code: number | undefined, operation: Operation): PreferDirectives['example'] {
-  const byStatus = examplesOf(operation);
+  const byStatus = operation.examples;
   const statuses = code !== undefined ? [code] : [...byStatus.keys()].sort((a, b) => a - b);
   for (const status of statuses) {
     const found = byStatus.get(status);

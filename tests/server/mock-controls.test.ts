@@ -2,11 +2,15 @@
 // operation, LATENCY_MS and ERROR_RATE on the Client operations only. The
 // operations and their documented statuses are read from openapi.yaml, so a
 // status added to the spec is tested here without touching this file.
+import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
 import { FaultInjector } from '../../server/mock-controls';
 import { methodNotAllowed } from '../../server/errors';
 import type { ErrorCode, ErrorDto } from '../../contract/wire-types';
-import { loadSpec, SpecSchemas } from '../../contract/spec';
+import { loadSpec, SPEC_PATH, SpecSchemas, type OpenApiDocument } from '../../contract/spec';
 import { responseExamples } from '../../contract/response-examples';
 import { get, startTestServer, testStore, API_KEY, type TestServer } from '../support/servers';
 
@@ -435,6 +439,25 @@ describe('Prefer: example=NAME (named examples of openapi.yaml)', () => {
     expect(await response.json()).toEqual({ Page: 1, PageSize: 25, Results: [] });
     expect(response.headers.get('x-total-count')).toBe('0');
     expect(response.headers.get('link')).toBe(`<${url}?page=1&pageSize=25>; rel="first", <${url}?page=1&pageSize=25>; rel="last"`);
+  });
+
+  test('GET /Client/Simple → a named example added to the served spec (SPEC_FILE) is answered, with no code change', async () => {
+    const spec = YAML.parse(fs.readFileSync(SPEC_PATH, 'utf8')) as OpenApiDocument;
+    const ok = (
+      spec.paths['/api/v1/Client/Simple']!.get as {
+        responses: Record<string, { content: Record<string, { examples: Record<string, unknown> }> }>;
+      }
+    ).responses['200']!.content['application/json']!.examples;
+    ok.added = { summary: 'one more state', value: { Page: 1, PageSize: 25, Results: [] } };
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spec-')), 'openapi.yaml');
+    fs.writeFileSync(file, YAML.stringify(spec));
+    const served = await startTestServer({ specFile: file });
+
+    const response = await get(served.baseUrl, '/api/v1/Client/Simple', withExample('added'));
+    await served.stop();
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-total-count')).toBe('0');
   });
 
   test('GET /Client/Simple → an absolute Link when PUBLIC_URL is set and Prefer: example=single, as on every list answer', async () => {
