@@ -46,6 +46,8 @@ export function usePretty(format: LogFormat, isTTY = process.stdout.isTTY === tr
   return format === 'pretty' || (format === 'auto' && isTTY);
 }
 
+const DISCARD: DestinationStream = { write: () => undefined };
+
 export function createLogger(level: LogLevel, destination?: DestinationStream, format: LogFormat = 'json'): Logger {
   return pino(
     {
@@ -68,7 +70,8 @@ export function createLogger(level: LogLevel, destination?: DestinationStream, f
       },
     },
     // Asynchronous, buffered writes keep logging off the hot path; flushed every second and on exit.
-    destination ?? (usePretty(format) ? prettyStdout() : bufferedStdout()),
+    // A silent logger writes nothing: it gets no stream and no flush timer (programs build one per mock).
+    destination ?? (level === 'silent' ? DISCARD : usePretty(format) ? prettyStdout() : bufferedStdout()),
   );
 }
 
