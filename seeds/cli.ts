@@ -30,7 +30,7 @@ export async function runSeedCli(argv: readonly string[]): Promise<number> {
     }
     if (!values.out) throw new UsageError('--out FILE is required');
     out = values.out;
-    const clients = wholeNumber('clients', values.clients, 1000, 1, 1_000_000);
+    const clients = wholeNumber('clients', values.clients, 1000, 0, 1_000_000);
     const seed = wholeNumber('seed', values.seed, 1, 0, 2 ** 32 - 1);
     if (values.out === '-') {
       await writeDataFile(process.stdout, seed, clients);

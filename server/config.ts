@@ -368,6 +368,8 @@ function optionText(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   if (Array.isArray(value)) return value.join(',');
   if (value !== null && typeof value === 'object' && 'min' in value && 'max' in value) return `${String(value.min)}-${String(value.max)}`;
+  // A program's number in plain decimals, as the settings read them: 1e-7 → 0.0000001 (String() would give 1e-7).
+  if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) return value.toFixed(20).replace(/\.?0+$/, '');
   return String(value);
 }
 

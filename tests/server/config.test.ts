@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { ConfigError, defaultMaxConnections, fdLimit, loadConfig } from '../../server/config';
+import { ConfigError, configFromOptions, defaultMaxConnections, fdLimit, loadConfig } from '../../server/config';
 import { MAIN_JS } from '../support/servers';
 
 describe('loadConfig(argv, env)', () => {
@@ -102,6 +102,26 @@ describe('loadConfig(argv, env)', () => {
   test('a bad API_KEYS value → named, never echoed', () => {
     expect(() => loadConfig([], { API_KEYS: 'secret\u0001key' })).toThrow(/^invalid API_KEYS: keys must be/);
     expect(() => loadConfig([], { API_KEYS: 'secret\u0001key' })).not.toThrow(/secret/);
+  });
+});
+
+describe('configFromOptions(options): the programmatic API', () => {
+  test('typed values → the same Config the command line gives for their text', () => {
+    const config = configFromOptions({ clients: 0, auth: false, latencyMs: { min: 100, max: 400 }, apiKeys: ['a', 'b'] });
+
+    expect(config).toEqual(loadConfig(['--clients', '0', '--auth', 'off', '--latency', '100-400', '--api-keys', 'a,b'], {}));
+  });
+
+  test('a small fraction such as 1e-7 → accepted as the number it is, not refused as exponent notation', () => {
+    expect(configFromOptions({ errorRate: 1e-7 }).errorRate).toBe(1e-7);
+  });
+
+  test.each([
+    [{ clients: -1 }, /invalid option clients="-1"/],
+    [{ nope: 1 } as object, /unknown option nope/],
+  ])('%j → a ConfigError naming the option', (options, message) => {
+    expect(() => configFromOptions(options)).toThrow(ConfigError);
+    expect(() => configFromOptions(options)).toThrow(message);
   });
 });
 
