@@ -104,7 +104,6 @@ export function filterChecks(check: Define): void {
     },
   );
 
-  /** Three to five letters from the middle of a client's last name, accents and case as listed. */
   /**
    * Up to five characters cut from the middle of a client's FullName, as
    * listed (spaces, hyphens and apostrophes kept): a substring of the name, so
