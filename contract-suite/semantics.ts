@@ -35,6 +35,20 @@ export function matchesFilter(client: Pick<ClientExtended, 'FullName' | 'Persona
   return client.Phone.replace(/\D/g, '').includes(term.replace(/\D/g, ''));
 }
 
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+
+/**
+ * The documented list order (openapi.yaml, Lists): FullName by English
+ * collation at primary strength (case- and accent-insensitive), ties broken by
+ * IdClient in lower case. Negative when a comes first.
+ */
+export function compareClients(a: { FullName: string; IdClient: string }, b: { FullName: string; IdClient: string }): number {
+  const byName = collator.compare(a.FullName, b.FullName);
+  if (byName !== 0) return byName;
+  const [x, y] = [a.IdClient.toLowerCase(), b.IdClient.toLowerCase()];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 export interface PageBody<T> {
   Page: number;
   PageSize: number;

@@ -5,18 +5,18 @@
 // filtered answer) and every Link target followed.
 import { isDeepStrictEqual } from 'node:util';
 import type { ClientDetail, ClientExtended } from '../../contract/wire-types';
-import { fold, linkRelations, matchesFilter, queryString, recordViolations, targetQuery, totalCount, type ListQuery } from '../semantics';
+import {
+  compareClients,
+  fold,
+  linkRelations,
+  matchesFilter,
+  queryString,
+  recordViolations,
+  targetQuery,
+  totalCount,
+  type ListQuery,
+} from '../semantics';
 import { operationPaths, type CheckContext, type Define, type FullWalk } from '../context';
-
-const collator = new Intl.Collator('en', { sensitivity: 'base' });
-
-/** The documented order (openapi.yaml, Lists): FullName at primary strength, then IdClient in lower case. */
-function compareClients(a: Pick<ClientExtended, 'FullName' | 'IdClient'>, b: Pick<ClientExtended, 'FullName' | 'IdClient'>): number {
-  const byName = collator.compare(a.FullName, b.FullName);
-  if (byName !== 0) return byName;
-  const [x, y] = [a.IdClient.toLowerCase(), b.IdClient.toLowerCase()];
-  return x < y ? -1 : x > y ? 1 : 0;
-}
 
 /** Every walked client, in list order. */
 function walkedClients(walk: FullWalk): ClientExtended[] {
