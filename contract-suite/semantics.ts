@@ -3,12 +3,23 @@
 // PageSize, the Link header, and what each filter keeps. Shared by the named
 // checks and the property-based run, so both hold a deployment to the same rules.
 import type { ClientExtended } from '../contract/wire-types';
+import { loadSpec } from '../contract/spec';
 import { foldText } from '../contract/text-folding';
 import type { Exchange } from './http';
 
-export const DEFAULT_PAGE = 1;
-export const DEFAULT_PAGE_SIZE = 25;
-export const MAX_PAGE_SIZE = 100;
+/** The schema of the list parameter named `name` in openapi.yaml's components/parameters (`page`, `pageSize`). */
+function pagingSchema(name: string): { default: number; maximum: number } {
+  const parameters = (loadSpec().components.parameters ?? {}) as Record<string, { name?: string; schema?: Record<string, unknown> }>;
+  const schema = Object.values(parameters).find((parameter) => parameter.name === name)?.schema;
+  if (typeof schema?.default !== 'number' || typeof schema.maximum !== 'number')
+    throw new Error(`openapi.yaml: components/parameters has no ${name} with a numeric default and maximum`);
+  return { default: schema.default, maximum: schema.maximum };
+}
+
+/** The paging defaults and the largest page size, as openapi.yaml states them. */
+export const DEFAULT_PAGE = pagingSchema('page').default;
+export const DEFAULT_PAGE_SIZE = pagingSchema('pageSize').default;
+export const MAX_PAGE_SIZE = pagingSchema('pageSize').maximum;
 
 /** The documented list query, as the request sent it (raw strings; absent = not sent). */
 export interface ListQuery {
