@@ -150,6 +150,12 @@ export const SPEC_RULES: readonly SpecRule[] = [
     checks: /idStaff → only|idLocation → only|idStaff=<unknown uuid>/,
   },
   {
+    id: 'filter.ids.case',
+    where: 'idStaff, idLocation descriptions: "Uuids are compared case-insensitively (RFC 9562 §4 …)"',
+    rule: 'idStaff and idLocation in upper case select the same clients',
+    checks: /=<uuid in upper case> → the same clients/,
+  },
+  {
     id: 'filter.active',
     where: 'active description',
     rule: 'true keeps active clients only, false inactive only',
@@ -278,9 +284,9 @@ export const SPEC_RULES: readonly SpecRule[] = [
   },
   {
     id: 'record.detail-case',
-    where: 'idClient: format uuid',
+    where: 'getClientDetail idClient description: "Uuids are compared case-insensitively (RFC 9562 §4 …)"',
     rule: 'The id in upper case finds the same client',
-    checks: /id in upper case/,
+    checks: /Detail\/\{idClient\} → the id in upper case/,
   },
   // Errors
   {

@@ -1,4 +1,5 @@
 // Checks of Extended's filters: active, idStaff, idLocation, filter, and their AND.
+import { isDeepStrictEqual } from 'node:util';
 import type { ClientExtended } from '../../contract/wire-types';
 import { fold, queryString, totalCount } from '../semantics';
 import { ContractViolation, operationPaths, UNKNOWN_ID, type Define } from '../context';
@@ -62,6 +63,29 @@ export function filterChecks(check: Define): void {
       if (found.complete) context.expect(ids.has(client.IdClient), probe, `idLocation=${idLocation} misses client ${client.IdClient}`);
     }
   });
+  for (const parameter of ['idStaff', 'idLocation'] as const) {
+    check(
+      'getClientsExtended',
+      `GET /Client/Extended?${parameter}=<uuid in upper case> → the same clients as in lower case (uuids compare case-insensitively)`,
+      async (context) => {
+        const { staffIds, locationIds } = await context.sample();
+        const id = (parameter === 'idStaff' ? staffIds : locationIds)[0];
+        const probe = await context.get(`${extended}?pageSize=1`);
+        context.expect(id !== undefined, probe, `no listed client has a ${parameter}: cannot check it in upper case`);
+        const lower = { [parameter]: id!.toLowerCase(), pageSize: '100' };
+        const upper = { [parameter]: id!.toUpperCase(), pageSize: '100' };
+
+        const [a, b] = [await context.get(extended + queryString(lower)), await context.get(extended + queryString(upper))];
+
+        context.expectList(b, upper);
+        context.expect(
+          totalCount(a) === totalCount(b) && isDeepStrictEqual(a.json, b.json),
+          b,
+          `${parameter} in upper case selected other clients than in lower case`,
+        );
+      },
+    );
+  }
   check(
     'getClientsExtended',
     "GET /Client/Extended?idStaff&active=true → exactly that staff member's active clients (AND)",
