@@ -60,6 +60,22 @@ export function compareClients(a: { FullName: string; IdClient: string }, b: { F
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/**
+ * The longest stretch of `text` a search term can be cut from: no white space
+ * but single ordinary spaces (the filter trims a term and collapses its runs of
+ * white space, NBSP and tabs included, while the data keeps them), trimmed.
+ */
+export function termStretch(text: string): string {
+  const stretches = text.split(/[^\S ]|  +/).map((part) => part.trim());
+  return stretches.reduce((longest, part) => ([...part].length > [...longest].length ? part : longest), '');
+}
+
+/** `text` in upper case, or as it is when upper-casing changes its length (ﬁ → FI, ŉ → ʼN): then the term would no longer be the name's. */
+export function upperCaseSameLength(text: string): string {
+  const upper = text.toUpperCase();
+  return upper.length === text.length ? upper : text;
+}
+
 export interface PageBody<T> {
   Page: number;
   PageSize: number;

@@ -1,7 +1,7 @@
 // Checks of Extended's filters: active, idStaff, idLocation, filter, and their AND.
 import { isDeepStrictEqual } from 'node:util';
 import type { ClientExtended } from '../../contract/wire-types';
-import { fold, queryString, totalCount } from '../semantics';
+import { fold, queryString, termStretch, totalCount, upperCaseSameLength } from '../semantics';
 import { ContractViolation, operationPaths, UNKNOWN_ID, type Define } from '../context';
 
 export function filterChecks(check: Define): void {
@@ -142,10 +142,11 @@ export function filterChecks(check: Define): void {
    * Up to five characters cut from the middle of a client's FullName, as
    * listed (spaces, hyphens and apostrophes kept): a substring of the name, so
    * the filter rule says that client must be found. Never cut so that the
-   * term starts or ends with white space, which the filter would trim.
+   * term starts or ends with white space, which the filter would trim, nor
+   * across a run of white space, a tab or an NBSP, which it would collapse.
    */
   function searchTerm(client: ClientExtended): string {
-    const chars = [...client.FullName];
+    const chars = [...(termStretch(client.FullName) || client.FullName)];
     const start = Math.max(0, Math.floor(chars.length / 2) - 2);
     return (
       chars
@@ -181,7 +182,7 @@ export function filterChecks(check: Define): void {
     async (context) => {
       const { clients } = await context.sample();
       const client = clients.find((c) => fold(c.FullName) !== c.FullName.toLowerCase()) ?? clients[0]!;
-      const term = fold(client.PersonalInfo.LastName).toUpperCase();
+      const term = upperCaseSameLength(fold(termStretch(client.PersonalInfo.LastName) || client.PersonalInfo.LastName));
 
       const found = await context.walk<ClientExtended>(extended, { filter: term });
 

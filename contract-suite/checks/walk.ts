@@ -13,7 +13,9 @@ import {
   queryString,
   recordViolations,
   targetQuery,
+  termStretch,
   totalCount,
+  upperCaseSameLength,
   type ListQuery,
 } from '../semantics';
 import { operationPaths, type CheckContext, type Define, type FullWalk } from '../context';
@@ -194,7 +196,7 @@ export function walkChecks(check: Define): void {
     async (context) => {
       const clients = walkedClients(await context.fullWalk(extended));
       const candidates = spread(clients, 40).map((client) => {
-        const chars = [...client.PersonalInfo.LastName];
+        const chars = [...termStretch(client.PersonalInfo.LastName)];
         return {
           client,
           term: chars
@@ -239,7 +241,7 @@ export function walkChecks(check: Define): void {
       const clients = walkedClients(await context.fullWalk(extended));
       // The whole name with its space: found in FullName only by folding, and in no e-mail address (they hold no spaces).
       const client = clients.find((c) => fold(c.FullName) !== c.FullName.toLowerCase()) ?? clients[0]!;
-      const term = fold(client.FullName).toUpperCase();
+      const term = upperCaseSameLength(fold(termStretch(client.FullName) || client.FullName));
 
       await expectFilterExactly(context, term, client, 'accents folded, upper case');
     },
