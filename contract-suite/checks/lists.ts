@@ -1,6 +1,6 @@
 // Checks of the two list operations: paging, order, totals, Link, validation, auth, methods.
 import type { ClientExtended, ClientSimple } from '../../contract/wire-types';
-import type { Exchange } from '../http';
+import { pathBelowBase, type Exchange } from '../http';
 import { compareClients, linkRelations, MAX_PAGE_SIZE, queryString, totalCount, type PageBody } from '../semantics';
 import {
   authChecks,
@@ -118,7 +118,7 @@ export function listChecks(check: Define): void {
       const next = linkRelations(first.headers.get('link')).get('next');
       if (next === undefined) return; // three clients or fewer: no next page to follow.
 
-      const second = await context.get(new URL(next, first.url).pathname + new URL(next, first.url).search);
+      const second = await context.get(pathBelowBase(context.target, new URL(next, first.url)));
 
       context.expectList(second, { page: '2', pageSize: '3' });
     });

@@ -19,6 +19,7 @@ import {
   type ListQuery,
 } from '../semantics';
 import { operationPaths, type CheckContext, type Define, type FullWalk } from '../context';
+import { pathBelowBase } from '../http';
 
 /** Every walked client, in list order. */
 function walkedClients(walk: FullWalk): ClientExtended[] {
@@ -264,8 +265,9 @@ export function walkChecks(check: Define): void {
           for (const rel of ['first', 'prev', 'next', 'last']) {
             const target = links.get(rel);
             if (target === undefined) continue; // listViolations already holds which links must be there.
-            const { pathname, params } = targetQuery(target, start.url);
-            const followed = await context.get(pathname + (params.size > 0 ? `?${params.toString()}` : ''));
+            const { params } = targetQuery(target, start.url);
+            // Resolved against the request URL, then taken below the base URL's path prefix (send() puts it back).
+            const followed = await context.get(pathBelowBase(context.target, new URL(target, start.url)));
             const named: ListQuery = { ...query, page: params.get('page') ?? '1', pageSize: params.get('pageSize') ?? undefined };
             context.expectList(followed, named);
             const direct = await context.get(path + queryString(named));
