@@ -17,7 +17,8 @@ import { DEFAULT_API_KEY, type Target } from './target';
 
 export const USAGE = `Usage: client-records-mock contract [--base-url URL] [options]
 
-  --base-url URL      the deployment to check (default: our mock, started in-process on 127.0.0.1)
+  --base-url URL      the deployment to check, with a path prefix if it has one (https://gw/records)
+                      (default: our mock, started in-process on 127.0.0.1)
   --api-key KEY       a key the deployment accepts in X-Api-Key (default ${DEFAULT_API_KEY})
   --runs N            generated requests of the property run, N >= 1 (default ${DEFAULT_RUNS})
   --seed N            fast-check seed; the same seed replays a run (default ${DEFAULT_SEED})
@@ -97,6 +98,9 @@ export function parseBaseUrl(text: string): string {
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '')
     throw new StartError(`--base-url ${JSON.stringify(text)} is not a URL: expected http://host:port or https://host`);
+  if (url.search !== '' || url.hash !== '')
+    throw new StartError(`--base-url ${JSON.stringify(text)} has a query or fragment: give only scheme, host, port and path prefix`);
+  // A path prefix (a gateway's /records) is kept: operations are matched below it (http.ts operationPathname).
   return text.replace(/\/+$/, '');
 }
 

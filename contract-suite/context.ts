@@ -4,7 +4,7 @@
 // exchange and a curl line that reproduces it.
 import type { OperationId } from '../contract/operations';
 import type { ClientExtended, ErrorCode, ErrorDto } from '../contract/wire-types';
-import { describeExchange, send, toCurl, type ApiRequest, type Exchange, type KeyRole } from './http';
+import { describeExchange, operationPathname, send, toCurl, type ApiRequest, type Exchange, type KeyRole } from './http';
 import { listViolations, MAX_PAGE_SIZE, queryString, totalCount, type ListQuery, type PageBody } from './semantics';
 import { specContract, type SpecContract } from './spec-contract';
 import type { Target } from './target';
@@ -84,7 +84,7 @@ export class CheckContext {
   async send(request: ApiRequest): Promise<Exchange> {
     const exchange = await send(this.target, request);
     this.requestCount += 1;
-    const found = this.contract.findOperation(new URL(exchange.url).pathname);
+    const found = this.contract.findOperation(operationPathname(exchange));
     const operation = found?.operation.operationId ?? 'routing';
     if (!this.seen.has(operation)) this.seen.set(operation, new Set());
     this.seen.get(operation)!.add(exchange.status);

@@ -2,7 +2,7 @@
 // operation, which parameters and which spec rules (rules.ts) the run
 // exercised, and which it did not. Fed by every exchange of the run (checks
 // and generated requests alike) through the target's onExchange hook.
-import type { Exchange } from './http';
+import { operationPathname, type Exchange } from './http';
 import { ruleStatuses, type RuleStatus } from './rules';
 import type { SpecContract } from './spec-contract';
 
@@ -32,7 +32,7 @@ export class CoverageRecorder {
   record(exchange: Exchange): void {
     this.requests += 1;
     const url = new URL(exchange.url);
-    const found = this.contract.findOperation(url.pathname);
+    const found = this.contract.findOperation(operationPathname(exchange));
     if (!found) return;
     let tally = this.tallies.get(found.operation.operationId);
     if (!tally) {

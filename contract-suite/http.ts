@@ -46,6 +46,26 @@ export interface Exchange {
 
 export const WRONG_API_KEY = 'contract-suite-wrong-key';
 
+/**
+ * The pathname an exchange's operation is matched on: its request path, below
+ * the base URL's path prefix (a deployment at `https://gw/records` serves
+ * `/api/v1/...` at `https://gw/records/api/v1/...`).
+ */
+export function operationPathname(exchange: Pick<Exchange, 'request'>): string {
+  return new URL(exchange.request.path, 'http://base.invalid').pathname;
+}
+
+/**
+ * A URL the deployment gave (a Link target, resolved against the request URL)
+ * as a path and query below the target's base URL, ready to send: the base
+ * URL's path prefix is stripped, since send() puts it back.
+ */
+export function pathBelowBase(target: Pick<Target, 'baseUrl'>, url: URL): string {
+  const prefix = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
+  const pathname = prefix !== '' && url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : url.pathname;
+  return pathname + url.search;
+}
+
 export function requestHeaders(target: Target, request: ApiRequest): Record<string, string> {
   const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
   if (request.key === 'valid') headers['X-Api-Key'] = target.apiKey;

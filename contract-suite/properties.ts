@@ -10,7 +10,22 @@ import { toCurl } from './http';
 
 export const DEFAULT_SEED = 20260101;
 export const DEFAULT_RUNS = 1200;
-const TIME_LIMIT_MS = 90_000;
+
+/** What one generated request may take at most on average, when no rate is set (a slow remote answers in well under this). */
+const BUDGET_PER_REQUEST_MS = 100;
+/** A fixed margin on top, for shrinking and a slow start. */
+const TIME_MARGIN_MS = 60_000;
+
+/**
+ * How long the property run may take: the margin plus, per run, twice the
+ * interval --max-rate imposes (or BUDGET_PER_REQUEST_MS when no rate is set).
+ * A run that reaches it stops early and is reported as a shorter run, not a
+ * failure: a slow but correct deployment must not fail for being slow.
+ */
+export function propertyTimeLimitMs(runs: number, maxRate?: number): number {
+  const perRequest = maxRate ? Math.max(BUDGET_PER_REQUEST_MS, (2 * 1000) / maxRate) : BUDGET_PER_REQUEST_MS;
+  return TIME_MARGIN_MS + Math.ceil(runs * perRequest);
+}
 
 export interface PropertyOutcome {
   seed: number;
@@ -20,11 +35,18 @@ export interface PropertyOutcome {
   invalid: number;
   /** Status → count, ascending. */
   statuses: [number, number][];
+  /** Set when the time limit stopped the run early (a shorter run, not a failure): the limit in ms. */
+  interruptedAfterMs?: number;
   /** Set when the property failed: why, the shrunk request and a curl line. */
   failure?: string;
 }
 
-export async function runProperties(context: CheckContext, seed = DEFAULT_SEED, runs = DEFAULT_RUNS): Promise<PropertyOutcome> {
+export async function runProperties(
+  context: CheckContext,
+  seed = DEFAULT_SEED,
+  runs = DEFAULT_RUNS,
+  limitMs = propertyTimeLimitMs(runs, context.target.maxRate),
+): Promise<PropertyOutcome> {
   const sample = await context.sample();
   const arbitrary = requestArbitrary(context.contract, sample);
   let requests = 0;
@@ -41,7 +63,7 @@ export async function runProperties(context: CheckContext, seed = DEFAULT_SEED, 
       const problems = verify(generated, exchange, context.contract);
       if (problems.length > 0) throw new Error(`${problems.join('\n')}\n→ ${exchange.status} ${exchange.text.slice(0, 300)}`);
     }),
-    { seed, numRuns: runs, plugins: [fc.interruptAfterTimeLimit(TIME_LIMIT_MS, { failOnInterrupt: true })] },
+    { seed, numRuns: runs, plugins: [fc.interruptAfterTimeLimit(limitMs, { failOnInterrupt: false })] },
   );
 
   const outcome: PropertyOutcome = {
@@ -52,6 +74,7 @@ export async function runProperties(context: CheckContext, seed = DEFAULT_SEED, 
     invalid: requests - valid,
     statuses: [...statuses].sort(([a], [b]) => a - b),
   };
+  if (details.interrupted && !details.failed) outcome.interruptedAfterMs = limitMs;
   if (details.failed) {
     const shrunk = (details.counterexample as [GeneratedRequest] | null)?.[0];
     const reproduce = shrunk ? toCurl(context.target, shrunk.request) : '(no counterexample)';
@@ -67,5 +90,9 @@ export async function runProperties(context: CheckContext, seed = DEFAULT_SEED, 
 /** One line: seed, runs, requests, statuses. */
 export function describeOutcome(outcome: PropertyOutcome): string {
   const statuses = outcome.statuses.map(([status, count]) => `${status}×${count}`).join(' ');
-  return `property run: seed ${outcome.seed}, ${outcome.runs} runs, ${outcome.requests} requests (${outcome.valid} valid, ${outcome.invalid} invalid; shrinking included), statuses ${statuses}`;
+  const shorter =
+    outcome.interruptedAfterMs === undefined
+      ? ''
+      : ` — stopped by the time limit of ${Math.round(outcome.interruptedAfterMs / 1000)} s after ${outcome.requests} requests: a shorter run, not a failure`;
+  return `property run: seed ${outcome.seed}, ${outcome.runs} runs, ${outcome.requests} requests (${outcome.valid} valid, ${outcome.invalid} invalid; shrinking included), statuses ${statuses}${shorter}`;
 }

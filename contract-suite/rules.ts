@@ -150,6 +150,12 @@ export const SPEC_RULES: readonly SpecRule[] = [
     checks: /idStaff → only|idLocation → only|idStaff=<unknown uuid>/,
   },
   {
+    id: 'filter.ids.case',
+    where: 'idStaff, idLocation descriptions: "Uuids are compared case-insensitively (RFC 9562 §4 …)"',
+    rule: 'idStaff and idLocation in upper case select the same clients',
+    checks: /=<uuid in upper case> → the same clients/,
+  },
+  {
     id: 'filter.active',
     where: 'active description',
     rule: 'true keeps active clients only, false inactive only',
@@ -242,7 +248,8 @@ export const SPEC_RULES: readonly SpecRule[] = [
     id: 'media.json',
     where: 'every response: content application/json',
     rule: 'Every body is application/json and conforms to its schema',
-    checks: /.*/,
+    // Every exchange is held to its schema; these checks exist for the success bodies of each operation.
+    checks: /Ping → 200 "Pong" without a key|full walk \(pageSize 100, bounded\)|spread over the whole list|conforming bodies/,
   },
   // In-record rules
   {
@@ -277,16 +284,18 @@ export const SPEC_RULES: readonly SpecRule[] = [
   },
   {
     id: 'record.detail-case',
-    where: 'idClient: format uuid',
+    where: 'getClientDetail idClient description: "Uuids are compared case-insensitively (RFC 9562 §4 …)"',
     rule: 'The id in upper case finds the same client',
-    checks: /id in upper case/,
+    checks: /Detail\/\{idClient\} → the id in upper case/,
   },
   // Errors
   {
     id: 'error.dto',
     where: 'info: Errors; components/schemas/ErrorDto',
     rule: 'Every non-2xx is an ErrorDto {Code, Message} with the documented status and Code',
-    checks: /.*/,
+    // The checks whose title names an error status and its Code.
+    checks:
+      /→ 400 VALIDATION_ERROR naming|→ 401 UNAUTHORIZED with|→ 404 NOT_FOUND \(paths are exact|→ 405 METHOD_NOT_ALLOWED|→ 404 CLIENT_NOT_FOUND|→ 500 TEST_EXCEPTION with the exact message/,
   },
   {
     id: 'error.not-found',

@@ -3,12 +3,23 @@
 // PageSize, the Link header, and what each filter keeps. Shared by the named
 // checks and the property-based run, so both hold a deployment to the same rules.
 import type { ClientExtended } from '../contract/wire-types';
+import { loadSpec } from '../contract/spec';
 import { foldText } from '../contract/text-folding';
 import type { Exchange } from './http';
 
-export const DEFAULT_PAGE = 1;
-export const DEFAULT_PAGE_SIZE = 25;
-export const MAX_PAGE_SIZE = 100;
+/** The schema of the list parameter named `name` in openapi.yaml's components/parameters (`page`, `pageSize`). */
+function pagingSchema(name: string): { default: number; maximum: number } {
+  const parameters = (loadSpec().components.parameters ?? {}) as Record<string, { name?: string; schema?: Record<string, unknown> }>;
+  const schema = Object.values(parameters).find((parameter) => parameter.name === name)?.schema;
+  if (typeof schema?.default !== 'number' || typeof schema.maximum !== 'number')
+    throw new Error(`openapi.yaml: components/parameters has no ${name} with a numeric default and maximum`);
+  return { default: schema.default, maximum: schema.maximum };
+}
+
+/** The paging defaults and the largest page size, as openapi.yaml states them. */
+export const DEFAULT_PAGE = pagingSchema('page').default;
+export const DEFAULT_PAGE_SIZE = pagingSchema('pageSize').default;
+export const MAX_PAGE_SIZE = pagingSchema('pageSize').maximum;
 
 /** The documented list query, as the request sent it (raw strings; absent = not sent). */
 export interface ListQuery {
@@ -33,6 +44,36 @@ export function matchesFilter(client: Pick<ClientExtended, 'FullName' | 'Persona
   if (fields.some((field) => field.includes(term))) return true;
   if (!DIGIT_TERM.test(term)) return false;
   return client.Phone.replace(/\D/g, '').includes(term.replace(/\D/g, ''));
+}
+
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+
+/**
+ * The documented list order (openapi.yaml, Lists): FullName by English
+ * collation at primary strength (case- and accent-insensitive), ties broken by
+ * IdClient in lower case. Negative when a comes first.
+ */
+export function compareClients(a: { FullName: string; IdClient: string }, b: { FullName: string; IdClient: string }): number {
+  const byName = collator.compare(a.FullName, b.FullName);
+  if (byName !== 0) return byName;
+  const [x, y] = [a.IdClient.toLowerCase(), b.IdClient.toLowerCase()];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * The longest stretch of `text` a search term can be cut from: no white space
+ * but single ordinary spaces (the filter trims a term and collapses its runs of
+ * white space, NBSP and tabs included, while the data keeps them), trimmed.
+ */
+export function termStretch(text: string): string {
+  const stretches = text.split(/[^\S ]|  +/).map((part) => part.trim());
+  return stretches.reduce((longest, part) => ([...part].length > [...longest].length ? part : longest), '');
+}
+
+/** `text` in upper case, or as it is when upper-casing changes its length (ﬁ → FI, ŉ → ʼN): then the term would no longer be the name's. */
+export function upperCaseSameLength(text: string): string {
+  const upper = text.toUpperCase();
+  return upper.length === text.length ? upper : text;
 }
 
 export interface PageBody<T> {

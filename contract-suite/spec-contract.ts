@@ -6,7 +6,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { loadSpec, describeSchemaError, type OpenApiDocument } from '../contract/spec';
-import type { Exchange } from './http';
+import { operationPathname, type Exchange } from './http';
 
 type Json = Record<string, unknown>;
 
@@ -123,7 +123,7 @@ export class SpecContract {
    * against that operation's responses (where its 405 is documented).
    */
   check(exchange: Exchange): string[] {
-    const pathname = new URL(exchange.url).pathname;
+    const pathname = operationPathname(exchange);
     const found = this.findOperation(pathname);
     const where = found ? found.operation.operationId : `no operation (${pathname})`;
     let responsePointer: string;

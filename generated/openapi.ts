@@ -663,12 +663,12 @@ export interface operations {
                  */
                 filter?: string;
                 /**
-                 * @description Only clients assigned to this staff member. An unknown uuid matches no client.
+                 * @description Only clients assigned to this staff member. An unknown uuid matches no client. Uuids are compared case-insensitively (RFC 9562 §4: UUIDs are case-insensitive on input), so the same uuid in upper case selects the same clients.
                  * @example af9b5699-ba15-4e04-8356-9e6f724c2891
                  */
                 idStaff?: string;
                 /**
-                 * @description Only clients of this location. An unknown uuid matches no client.
+                 * @description Only clients of this location. An unknown uuid matches no client. Uuids are compared case-insensitively (RFC 9562 §4: UUIDs are case-insensitive on input), so the same uuid in upper case selects the same clients.
                  * @example 5745a141-f2f0-48fe-bbaa-2869a78ecd06
                  */
                 idLocation?: string;
@@ -752,7 +752,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The client's `IdClient`, as returned by the lists.
+                 * @description The client's `IdClient`, as returned by the lists. Uuids are compared case-insensitively (RFC 9562 §4: UUIDs are case-insensitive on input), so the same uuid in upper case finds the same client.
                  * @example 813af4e5-d7c6-4b23-99cd-b630757ec93a
                  */
                 idClient: string;

@@ -1,7 +1,7 @@
 // Checks of the two list operations: paging, order, totals, Link, validation, auth, methods.
 import type { ClientExtended, ClientSimple } from '../../contract/wire-types';
-import type { Exchange } from '../http';
-import { linkRelations, MAX_PAGE_SIZE, queryString, totalCount, type PageBody } from '../semantics';
+import { pathBelowBase, type Exchange } from '../http';
+import { compareClients, linkRelations, MAX_PAGE_SIZE, queryString, totalCount, type PageBody } from '../semantics';
 import {
   authChecks,
   expectPreferred,
@@ -103,11 +103,13 @@ export function listChecks(check: Define): void {
         const exchange = await context.get(`${path}?pageSize=100`);
 
         const results = (exchange.json as PageBody<ClientSimple>).Results;
-        const collator = new Intl.Collator('en', { sensitivity: 'base' });
         for (let i = 1; i < results.length; i += 1) {
           const [before, after] = [results[i - 1]!, results[i]!];
-          const order = collator.compare(before.FullName, after.FullName) || (before.IdClient < after.IdClient ? -1 : 1);
-          context.expect(order < 0, exchange, `Results[${i - 1}] ${before.FullName} comes before Results[${i}] ${after.FullName}`);
+          context.expect(
+            compareClients(before, after) < 0,
+            exchange,
+            `Results[${i - 1}] ${before.FullName} comes before Results[${i}] ${after.FullName}`,
+          );
         }
       },
     );
@@ -116,7 +118,7 @@ export function listChecks(check: Define): void {
       const next = linkRelations(first.headers.get('link')).get('next');
       if (next === undefined) return; // three clients or fewer: no next page to follow.
 
-      const second = await context.get(new URL(next, first.url).pathname + new URL(next, first.url).search);
+      const second = await context.get(pathBelowBase(context.target, new URL(next, first.url)));
 
       context.expectList(second, { page: '2', pageSize: '3' });
     });

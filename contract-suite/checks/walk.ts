@@ -5,18 +5,21 @@
 // filtered answer) and every Link target followed.
 import { isDeepStrictEqual } from 'node:util';
 import type { ClientDetail, ClientExtended } from '../../contract/wire-types';
-import { fold, linkRelations, matchesFilter, queryString, recordViolations, targetQuery, totalCount, type ListQuery } from '../semantics';
+import {
+  compareClients,
+  fold,
+  linkRelations,
+  matchesFilter,
+  queryString,
+  recordViolations,
+  targetQuery,
+  termStretch,
+  totalCount,
+  upperCaseSameLength,
+  type ListQuery,
+} from '../semantics';
 import { operationPaths, type CheckContext, type Define, type FullWalk } from '../context';
-
-const collator = new Intl.Collator('en', { sensitivity: 'base' });
-
-/** The documented order (openapi.yaml, Lists): FullName at primary strength, then IdClient in lower case. */
-function compareClients(a: Pick<ClientExtended, 'FullName' | 'IdClient'>, b: Pick<ClientExtended, 'FullName' | 'IdClient'>): number {
-  const byName = collator.compare(a.FullName, b.FullName);
-  if (byName !== 0) return byName;
-  const [x, y] = [a.IdClient.toLowerCase(), b.IdClient.toLowerCase()];
-  return x < y ? -1 : x > y ? 1 : 0;
-}
+import { pathBelowBase } from '../http';
 
 /** Every walked client, in list order. */
 function walkedClients(walk: FullWalk): ClientExtended[] {
@@ -162,11 +165,13 @@ export function walkChecks(check: Define): void {
     const found = await context.walk<ClientExtended>(extended, { filter: term });
 
     const ids = found.items.map((c) => c.IdClient);
-    context.expect(
-      ids.includes(source.IdClient),
-      probe,
-      `filter=${JSON.stringify(term)} (${why}) misses ${source.FullName} (${source.IdClient})`,
-    );
+    // A bounded walk of a large filtered list need not reach the source client.
+    if (found.complete)
+      context.expect(
+        ids.includes(source.IdClient),
+        probe,
+        `filter=${JSON.stringify(term)} (${why}) misses ${source.FullName} (${source.IdClient})`,
+      );
     if (walk.complete && found.complete) {
       const expected = walkedClients(walk)
         .filter((c) => matchesFilter(c, term))
@@ -192,7 +197,7 @@ export function walkChecks(check: Define): void {
     async (context) => {
       const clients = walkedClients(await context.fullWalk(extended));
       const candidates = spread(clients, 40).map((client) => {
-        const chars = [...client.PersonalInfo.LastName];
+        const chars = [...termStretch(client.PersonalInfo.LastName)];
         return {
           client,
           term: chars
@@ -237,7 +242,7 @@ export function walkChecks(check: Define): void {
       const clients = walkedClients(await context.fullWalk(extended));
       // The whole name with its space: found in FullName only by folding, and in no e-mail address (they hold no spaces).
       const client = clients.find((c) => fold(c.FullName) !== c.FullName.toLowerCase()) ?? clients[0]!;
-      const term = fold(client.FullName).toUpperCase();
+      const term = upperCaseSameLength(fold(termStretch(client.FullName) || client.FullName));
 
       await expectFilterExactly(context, term, client, 'accents folded, upper case');
     },
@@ -260,8 +265,9 @@ export function walkChecks(check: Define): void {
           for (const rel of ['first', 'prev', 'next', 'last']) {
             const target = links.get(rel);
             if (target === undefined) continue; // listViolations already holds which links must be there.
-            const { pathname, params } = targetQuery(target, start.url);
-            const followed = await context.get(pathname + (params.size > 0 ? `?${params.toString()}` : ''));
+            const { params } = targetQuery(target, start.url);
+            // Resolved against the request URL, then taken below the base URL's path prefix (send() puts it back).
+            const followed = await context.get(pathBelowBase(context.target, new URL(target, start.url)));
             const named: ListQuery = { ...query, page: params.get('page') ?? '1', pageSize: params.get('pageSize') ?? undefined };
             context.expectList(followed, named);
             const direct = await context.get(path + queryString(named));

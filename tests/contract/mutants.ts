@@ -191,6 +191,18 @@ export const MUTANTS: readonly Mutant[] = [
     },
   },
   {
+    name: 'idStaff and idLocation compared case-sensitively (an upper-case uuid matches no client)',
+    request: (request) => {
+      if (isExtended(request))
+        editQuery(request, (params) => {
+          for (const name of ['idStaff', 'idLocation']) {
+            const value = params.get(name);
+            if (value !== null && value !== value.toLowerCase()) params.set(name, '00000000-0000-4000-8000-00000000dead');
+          }
+        });
+    },
+  },
+  {
     name: 'the filter ignored',
     request: (request) => {
       if (isExtended(request)) editQuery(request, (params) => params.delete('filter'));

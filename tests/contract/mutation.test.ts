@@ -1,5 +1,5 @@
 // The mutation check: our real server behind a proxy that injects one fault at
-// a time. The contract checks (lib/checks.ts, the very functions the contract
+// a time. The contract checks (contract-suite/checks.ts, the very functions the contract
 // suite runs) must fail against every mutant, and pass against the unchanged
 // proxy. Prints each mutant, the checks that caught it, and the kill ratio.
 import { runChecks } from '../../contract-suite/checks';

@@ -5,7 +5,8 @@
 // types come from contract/wire-types (types, erased at run time).
 //
 // Its free choices, wherever the spec leaves freedom:
-//  1. Data: 317 clients from its own tiny generator (mulberry32), 7 staff
+//  1. Data: 317 clients (or as many as startSecondImplementation is given)
+//     from its own tiny generator (mulberry32), 7 staff
 //     members and 5 locations; about 1 in 6 clients without staff, 1 in 7
 //     without location, 1 in 5 without insurance.
 //  2. Ids are uuid v7 (time-ordered layout), not v4.
@@ -158,10 +159,21 @@ function makeClient(index: number, personalIds: Set<string>): ClientDetail {
 
 const collator = new Intl.Collator('en', { sensitivity: 'base' });
 const personalIds = new Set<string>();
-const CLIENTS: ClientDetail[] = Array.from({ length: CLIENT_COUNT }, (_, i) => makeClient(i, personalIds)).sort(
-  (a, b) => collator.compare(a.PersonalInfo.FullName, b.PersonalInfo.FullName) || (a.IdClient < b.IdClient ? -1 : 1),
-);
-const BY_ID = new Map(CLIENTS.map((c) => [c.IdClient, c]));
+
+/** One data set: the clients in list order, and by id. */
+interface Data {
+  clients: ClientDetail[];
+  byId: Map<string, ClientDetail>;
+}
+
+function makeData(count: number): Data {
+  const clients = Array.from({ length: count }, (_, i) => makeClient(i, personalIds)).sort(
+    (a, b) => collator.compare(a.PersonalInfo.FullName, b.PersonalInfo.FullName) || (a.IdClient < b.IdClient ? -1 : 1),
+  );
+  return { clients, byId: new Map(clients.map((c) => [c.IdClient, c])) };
+}
+
+const DEFAULT_DATA = makeData(CLIENT_COUNT);
 
 function extended(c: ClientDetail): ClientExtended {
   const p = c.PersonalInfo;
@@ -250,10 +262,10 @@ interface Answer {
   headers?: Record<string, string | string[]>;
 }
 
-function list(pathname: string, query: Query, detailed: boolean): Answer {
+function list(data: Data, pathname: string, query: Query, detailed: boolean): Answer {
   const page = integer(query, 'page', 1, 2147483647);
   const pageSize = integer(query, 'pageSize', 25, 100);
-  let clients = CLIENTS;
+  let clients = data.clients;
   if (detailed) {
     const active = query.get('active');
     if (active !== undefined && active !== 'true' && active !== 'false')
@@ -301,7 +313,7 @@ function list(pathname: string, query: Query, detailed: boolean): Answer {
   };
 }
 
-function route(method: string, pathname: string, search: string, key: string | undefined): Answer {
+function route(data: Data, method: string, pathname: string, search: string, key: string | undefined): Answer {
   const known = /^\/api\/v1\/(Diagnostics\/(Ping|Exception)|Client\/(Simple|Extended)|Client\/Detail\/([^/]+))$/.exec(pathname);
   if (!known) throw new Failure(404, 'NOT_FOUND', `Nothing lives at ${pathname}`);
   if (method !== 'GET') throw new Failure(405, 'METHOD_NOT_ALLOWED', `Only GET is served at ${pathname}`);
@@ -317,9 +329,9 @@ function route(method: string, pathname: string, search: string, key: string | u
     parseQuery(search, []);
     throw new Failure(500, 'TEST_EXCEPTION', 'This is a test exception from /Exception endpoint');
   }
-  if (known[3] === 'Simple') return list(pathname, parseQuery(search, ['page', 'pageSize']), false);
+  if (known[3] === 'Simple') return list(data, pathname, parseQuery(search, ['page', 'pageSize']), false);
   if (known[3] === 'Extended')
-    return list(pathname, parseQuery(search, ['page', 'pageSize', 'active', 'filter', 'idStaff', 'idLocation']), true);
+    return list(data, pathname, parseQuery(search, ['page', 'pageSize', 'active', 'filter', 'idStaff', 'idLocation']), true);
   parseQuery(search, []);
   let id: string;
   try {
@@ -328,7 +340,7 @@ function route(method: string, pathname: string, search: string, key: string | u
     throw new Failure(400, 'VALIDATION_ERROR', 'idClient is not valid percent-encoding');
   }
   if (!UUID.test(id)) throw new Failure(400, 'VALIDATION_ERROR', 'idClient wants a uuid');
-  const client = BY_ID.get(id.toLowerCase());
+  const client = data.byId.get(id.toLowerCase());
   if (!client) throw new Failure(404, 'CLIENT_NOT_FOUND', `Client ${id} is unknown`);
   return { status: 200, body: client };
 }
@@ -347,7 +359,7 @@ function send(req: http.IncomingMessage, res: http.ServerResponse, answer: Answe
   res.end(body);
 }
 
-function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+function handle(data: Data, req: http.IncomingMessage, res: http.ServerResponse): void {
   const incoming = req.headers['x-request-id'];
   res.setHeader('x-request-id', typeof incoming === 'string' && ECHOED_ID.test(incoming) ? incoming : uuidV7());
   const origin = req.headers.origin;
@@ -367,7 +379,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
   }
   try {
     const key = req.headers['x-api-key'];
-    send(req, res, route(method, pathname, search, typeof key === 'string' ? key : undefined));
+    send(req, res, route(data, method, pathname, search, typeof key === 'string' ? key : undefined));
   } catch (error) {
     const failure = error instanceof Failure ? error : new Failure(500, 'INTERNAL_ERROR', 'Something went wrong on our side');
     if (failure.status === 405) res.setHeader('allow', 'GET');
@@ -381,11 +393,17 @@ export interface SecondImplementation {
   stop(): Promise<void>;
 }
 
-/** Starts it on 127.0.0.1 and a free port. */
-export function startSecondImplementation(): Promise<SecondImplementation> {
+/**
+ * Starts it on 127.0.0.1 and a free port, with its 317 clients or, given
+ * `clients`, a data set of that size from the same generator (the same 7
+ * staff members and 5 locations, so a large set puts thousands of clients on
+ * each).
+ */
+export function startSecondImplementation(options: { clients?: number } = {}): Promise<SecondImplementation> {
+  const data = options.clients === undefined || options.clients === CLIENT_COUNT ? DEFAULT_DATA : makeData(options.clients);
   const server = http.createServer((req, res) => {
     req.resume();
-    req.on('end', () => handle(req, res));
+    req.on('end', () => handle(data, req, res));
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
