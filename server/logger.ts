@@ -2,7 +2,6 @@
 // real: request lines carry the route template, never the raw URL, a key, a
 // filter value or a body; the redaction list is a second line of defence.
 import pino, { type DestinationStream, type Logger } from 'pino';
-import pinoPretty from 'pino-pretty';
 import type { LogFormat, LogLevel } from './config';
 
 /** The longest a log line waits in the buffer on a quiet server. */
@@ -29,6 +28,9 @@ const REQUEST_FIELDS = ['reqId', 'method', 'route', 'status', 'ms', 'code', 'par
  * `request GET /api/v1/Client/Simple 400 1.2 ms VALIDATION_ERROR query.pageSize`.
  */
 function prettyStdout(): DestinationStream {
+  // Loaded only when used: about 45 ms of start-up that a JSON log does not need (createLogger is synchronous).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pinoPretty = require('pino-pretty') as typeof import('pino-pretty');
   return pinoPretty({
     colorize: process.stdout.isTTY === true,
     translateTime: 'HH:MM:ss.l',
