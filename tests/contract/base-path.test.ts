@@ -5,6 +5,7 @@ import http from 'node:http';
 import { runSuite } from '../../contract-suite/cli';
 import { operationPathname, pathBelowBase } from '../../contract-suite/http';
 import { startSecondImplementation, type SecondImplementation } from './second-implementation';
+import { listenOnLoopback } from '../support/loopback';
 
 const PREFIX = '/records';
 
@@ -27,20 +28,7 @@ function startGateway(upstream: string): Promise<{ baseUrl: string; stop(): Prom
     forwarded.on('error', () => res.writeHead(502).end());
     req.pipe(forwarded);
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      resolve({
-        baseUrl: `http://127.0.0.1:${port}${PREFIX}`,
-        stop: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
-      });
-    });
-  });
+  return listenOnLoopback(server).then((listening) => ({ ...listening, baseUrl: `${listening.baseUrl}${PREFIX}` }));
 }
 
 describe('a base URL with a path prefix', () => {

@@ -3,6 +3,7 @@
 // If the contract checks pass against a mutant, they cannot see that drift.
 import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { foldText } from '../../contract/text-folding';
+import { listenOnLoopback } from '../support/loopback';
 
 export interface ProxiedRequest {
   method: string;
@@ -418,20 +419,5 @@ export function startMutantProxy(upstream: string, mutant?: Mutant): Promise<Run
     });
     forward.end();
   });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      resolve({
-        baseUrl: `http://127.0.0.1:${port}`,
-        stop: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-            agent.destroy();
-          }),
-      });
-    });
-  });
+  return listenOnLoopback(server, () => agent.destroy());
 }

@@ -28,6 +28,7 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 import type { ClientDetail, ClientExtended, ErrorCode, PersonalInfo } from '../../contract/wire-types';
+import { listenOnLoopback } from '../support/loopback';
 
 export const SECOND_API_KEY = 'Second-Impl-Key-7';
 const CLIENT_COUNT = 317;
@@ -405,20 +406,5 @@ export function startSecondImplementation(options: { clients?: number } = {}): P
     req.resume();
     req.on('end', () => handle(data, req, res));
   });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      resolve({
-        baseUrl: `http://127.0.0.1:${port}`,
-        apiKey: SECOND_API_KEY,
-        stop: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
-      });
-    });
-  });
+  return listenOnLoopback(server).then((listening) => ({ ...listening, apiKey: SECOND_API_KEY }));
 }
