@@ -1,12 +1,48 @@
 // express-openapi-validator, driven by the same openapi.yaml: requests are
 // checked before any handler runs, responses before any byte is sent.
+import path from 'node:path';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { RequestHandler } from 'express';
 import type { OpenApiDocument } from '../contract/spec';
 import { ApiError, quoted } from './errors';
 import { contextOf } from './request-context';
 
+interface PathToRegexpModule {
+  pathToRegexp: (route: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
+}
+
+/**
+ * express-openapi-validator 5.6 compiles every route's pattern again with
+ * path-to-regexp on every request (lookupRoute in openapi.metadata.js walks
+ * the routes and calls pathToRegexp for each until one matches): about 4% of
+ * the CPU of an uncached request. The compile is a pure function of the route
+ * and the two options the validator passes, and the regexps carry no `g`/`y`
+ * state, so the export the validator calls through is memoized. Any other
+ * caller or option passes straight through.
+ */
+function memoizeValidatorPathCompile(): void {
+  const validatorDir = path.dirname(require.resolve('express-openapi-validator/package.json'));
+  const module = require(require.resolve('path-to-regexp', { paths: [validatorDir] })) as PathToRegexpModule;
+  const compile = module.pathToRegexp;
+  if ((compile as { memoized?: boolean }).memoized) return;
+  const compiled = new Map<string, ReturnType<PathToRegexpModule['pathToRegexp']>>();
+  const memoized = (route: string, options: Record<string, unknown> = {}) => {
+    const names = Object.keys(options);
+    if (typeof route !== 'string' || names.some((name) => name !== 'sensitive' && name !== 'strict')) return compile(route, options);
+    const key = `${options.sensitive ? 1 : 0}${options.strict ? 1 : 0}${route}`;
+    let result = compiled.get(key);
+    if (!result) {
+      result = compile(route, options);
+      // Routes come from the spec, so the map stays as small as the spec; the bound only guards against misuse.
+      if (compiled.size < 1024) compiled.set(key, result);
+    }
+    return result;
+  };
+  module.pathToRegexp = Object.assign(memoized, { memoized: true });
+}
+
 export function openApiValidator(spec: OpenApiDocument, validateResponses: boolean): RequestHandler[] {
+  memoizeValidatorPathCompile();
   return OpenApiValidator.middleware({
     // The validator annotates the document it is given; it gets its own copy.
     apiSpec: structuredClone(spec) as unknown as string,
