@@ -1,6 +1,7 @@
 // createApp builds the whole request pipeline and never listens. It reads like
 // a table of contents: request id and log → response cache → security and CORS
-// → docs → route → auth → validator → mock controls → handlers → errors.
+// → docs → route → auth → validator → mock controls → the operation's handler
+// → errors.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import express, { type RequestHandler } from 'express';
@@ -11,13 +12,13 @@ import type { Config } from './config';
 import { ApiKeyGate, unauthorized } from './auth';
 import { docsRoutes } from './docs';
 import { errorHandler, methodNotAllowed, noRoute } from './errors';
-import { corsPolicy, securityHeaders } from './http-hygiene';
+import { responseHygiene } from './http-hygiene';
 import { FaultInjector, mockControls } from './mock-controls';
-import { findOperation, readOperations, type Operation } from '../contract/operations';
+import { findOperation, readOperations, type Operation, type OperationId } from '../contract/operations';
 import { beginRequest, contextOf, REQUEST_ID_HEADER } from './request-context';
 import { ResponseCache } from './response-cache';
-import { clientRoutes } from './routes/clients';
-import { diagnosticsRoutes } from './routes/diagnostics';
+import { clientHandlers } from './routes/clients';
+import { diagnosticsHandlers } from './routes/diagnostics';
 import { ClientParts, type ViewCheck } from './projections';
 import type { ClientStore } from './store';
 import { checkRawQuery, openApiValidator } from './validator';
@@ -65,6 +66,33 @@ function resolveOperation(operations: readonly Operation[]): RequestHandler {
   };
 }
 
+/** The docs and spec routes, skipped by API requests: they would otherwise test each of its routes against every API path. */
+function outsideApi(docs: RequestHandler, operations: readonly Operation[]): RequestHandler {
+  const prefixes = [...new Set(operations.map((operation) => operation.template.split('/').slice(0, 2).join('/') + '/'))];
+  return (req, res, next) => {
+    if (prefixes.some((prefix) => req.path.startsWith(prefix))) return next();
+    docs(req, res, next);
+  };
+}
+
+/**
+ * The operation's handler, by the operationId resolveOperation matched: the
+ * route was found once, against the spec's templates, and is not looked up
+ * again. The table's type names every operationId openapi.yaml declares, so an
+ * operation without a handler does not compile.
+ */
+function dispatch(handlers: Readonly<Record<OperationId, RequestHandler>>): RequestHandler {
+  return (req, res, next) => {
+    const route = contextOf(req).route!;
+    const handler = handlers[route.operation.operationId] as RequestHandler | undefined;
+    // An operation added to a watched spec has no handler until the code has one.
+    if (!handler) throw noRoute(req.method, req.path);
+    // Express resets req.params at every layer: the path's own parameters, decoded (checkRawQuery proved they decode).
+    for (const name in route.params) req.params[name] = decodeURIComponent(route.params[name]!);
+    return handler(req, res, next);
+  };
+}
+
 function requireApiKey(gate: ApiKeyGate): RequestHandler {
   return (req, _res, next) => {
     const context = contextOf(req);
@@ -95,27 +123,24 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
   app.set('strict routing', true);
   app.set('query parser', 'simple');
 
-  app.use(securityHeaders());
-  app.use(corsPolicy(config));
-  app.use(docsRoutes(source, config.publicUrl));
+  app.use(responseHygiene(config));
+  app.use(outsideApi(docsRoutes(source, config.publicUrl), operations));
   app.use(resolveOperation(operations));
   app.use(requireApiKey(gate));
   if (cache) app.use(cache.capture());
   app.use(checkRawQuery);
   app.use(openApiValidator(spec, config.validateResponses || config.fullResponseValidation));
   app.use(mockControls(faults, (req) => contextOf(req).route!, config.publicUrl));
-  app.use(diagnosticsRoutes());
   app.use(
-    clientRoutes(store, {
-      parts: clientParts(store, spec, config.validateResponses),
-      objectPath: config.fullResponseValidation,
-      publicUrl: config.publicUrl,
+    dispatch({
+      ...diagnosticsHandlers(),
+      ...clientHandlers(store, {
+        parts: clientParts(store, spec, config.validateResponses),
+        objectPath: config.fullResponseValidation,
+        publicUrl: config.publicUrl,
+      }),
     }),
   );
-  // Unreachable while every operation has a handler; keeps Express's HTML 404 out if one is missing.
-  app.use((req) => {
-    throw noRoute(req.method, req.path);
-  });
   app.use(errorHandler(logger));
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {

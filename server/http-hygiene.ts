@@ -5,9 +5,8 @@ import helmet from 'helmet';
 import type { RequestHandler } from 'express';
 import type { Config } from './config';
 
-export function securityHeaders(): RequestHandler[] {
-  return [
-    helmet({
+function securityHeaders(): RequestHandler {
+  return helmet({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
@@ -29,18 +28,13 @@ export function securityHeaders(): RequestHandler[] {
       xFrameOptions: { action: 'deny' },
       // Served over plain HTTP on loopback: HSTS would only confuse.
       strictTransportSecurity: false,
-    }),
-    (_req, res, next) => {
-      res.setHeader('Cache-Control', 'no-store');
-      next();
-    },
-  ];
+    });
 }
 
 export const EXPOSED_HEADERS = ['X-Total-Count', 'Link', 'X-Request-Id'];
 export const ALLOWED_HEADERS = ['X-Api-Key', 'Prefer', 'X-Request-Id', 'Content-Type'];
 
-export function corsPolicy(config: Pick<Config, 'corsOrigins'>): RequestHandler {
+function corsPolicy(config: Pick<Config, 'corsOrigins'>): RequestHandler {
   const policy = cors({
     origin: config.corsOrigins === '*' ? '*' : [...config.corsOrigins],
     methods: ['GET'],
@@ -55,5 +49,22 @@ export function corsPolicy(config: Pick<Config, 'corsOrigins'>): RequestHandler 
       return;
     }
     policy(req, res, next);
+  };
+}
+
+/**
+ * Security headers, no-store and CORS as one step: every answer of the app
+ * gets all three, so one pipeline layer instead of three (each layer costs the
+ * router a dispatch on every request).
+ */
+export function responseHygiene(config: Pick<Config, 'corsOrigins'>): RequestHandler {
+  const security = securityHeaders();
+  const cors = corsPolicy(config);
+  return (req, res, next) => {
+    security(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      res.setHeader('Cache-Control', 'no-store');
+      cors(req, res, next);
+    });
   };
 }

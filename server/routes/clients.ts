@@ -3,7 +3,8 @@
 // per-client JSON made once per client (projections.ts); with full response
 // validation on they take the object path through res.json instead, where
 // express-openapi-validator checks every body.
-import { Router, type RequestHandler, type Response } from 'express';
+import type { RequestHandler, Response } from 'express';
+import type { OperationId } from '../../contract/operations';
 import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../contract/wire-types';
 import { clientNotFound } from '../errors';
 import { readListQuery, setPagingHeaders } from '../paging';
@@ -47,24 +48,21 @@ function listPage<Page extends ClientSimplePage | ClientExtendedPage>(
   };
 }
 
-export function clientRoutes(store: ClientStore, options: ClientRouteOptions): Router {
-  const router = Router({ caseSensitive: true, strict: true });
+export function clientHandlers(
+  store: ClientStore,
+  options: ClientRouteOptions,
+): Record<Extract<OperationId, 'getClientsSimple' | 'getClientsExtended' | 'getClientDetail'>, RequestHandler> {
   const { parts, objectPath, publicUrl } = options;
-
-  // operationId: getClientsSimple
-  router.get('/api/v1/Client/Simple', listPage<ClientSimplePage>(store, toSimple, parts, 'ClientSimple', objectPath, publicUrl));
-
-  // operationId: getClientsExtended
-  router.get('/api/v1/Client/Extended', listPage<ClientExtendedPage>(store, toExtended, parts, 'ClientExtended', objectPath, publicUrl));
-
-  // operationId: getClientDetail
-  router.get('/api/v1/Client/Detail/:idClient', (req, res) => {
-    const id = String(req.params.idClient);
-    const position = store.positionOf(id.toLowerCase());
-    if (position === undefined) throw clientNotFound(id);
-    if (objectPath) res.json(store.sorted[position]);
-    else sendJsonText(res, parts.json('ClientDetail', position));
-  });
-
-  return router;
+  return {
+    getClientsSimple: listPage<ClientSimplePage>(store, toSimple, parts, 'ClientSimple', objectPath, publicUrl),
+    getClientsExtended: listPage<ClientExtendedPage>(store, toExtended, parts, 'ClientExtended', objectPath, publicUrl),
+    getClientDetail: (req, res) => {
+      // Decoded from the path by dispatch (app.ts), and checked to be a uuid by the validator.
+      const id = String(req.params.idClient);
+      const position = store.positionOf(id.toLowerCase());
+      if (position === undefined) throw clientNotFound(id);
+      if (objectPath) res.json(store.sorted[position]);
+      else sendJsonText(res, parts.json('ClientDetail', position));
+    },
+  };
 }
