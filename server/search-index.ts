@@ -6,16 +6,20 @@
 // (docs/performance.md says why this and not a suffix array). Characters are
 // mapped to a small alphabet (the 63 most frequent; every other character
 // shares one "other" symbol), so a gram is an integer and the three tables are
-// flat arrays (CSR: one offsets array, one postings array), built in two
-// passes with no per-gram objects.
+// flat arrays, built in two passes over all three lengths at once with no
+// per-gram objects: sparse grams as sorted positions (CSR: one offsets array,
+// one postings array), dense ones (in more than 1/32 of the texts) as bitsets.
+// The texts are kept as that symbol string only (one byte per character,
+// outside the JS heap): the substring check runs on it.
 // - A term of 1-3 characters all inside the alphabet IS a gram: its postings
 //   are the answer, exact, with no per-client check.
 // - Longer terms (or ones holding an "other" character) intersect the postings
-//   of their rarest trigrams and confirm each survivor with a substring check
-//   on that client's folded text, so counts stay exact.
+//   of their trigrams (dense ones a word at a time) and confirm each survivor
+//   with a substring check on that client's symbols, so counts stay exact.
 // Postings are in list order, so results come out in the spec's order.
 import type { ClientDetail } from '../contract/wire-types';
 import { foldText, phoneDigits } from '../contract/text-folding';
+import { BitPositions, bytesOf, EMPTY_SET, popcount, positionSetOf, SortedPositions, wordsFor, type PositionSet } from './position-set';
 
 // Fields are joined by a tab: no field holds one and normalizeTerm turns every
 // tab into a space, so a term can never match across two fields.
@@ -38,71 +42,159 @@ const DIGIT_TERM = /^[\d\s()+-]*\d[\d\s()+-]*$/;
 
 /** Alphabet size: symbol 0 is "any character outside the alphabet". 64³ trigram slots = 1 MB of offsets. */
 const SYMBOLS = 64;
-// At most this many posting lists are intersected before the substring check:
+const GRAM_SLOTS = [SYMBOLS, SYMBOLS ** 2, SYMBOLS ** 3] as const;
+// The alphabet is chosen from the character counts of at most this many texts
+// (spread over the data set): any alphabet gives exact answers, a good one
+// only keeps the "other" symbol rare, and counting every text would cost a
+// third pass over all of them.
+const ALPHABET_SAMPLE = 20_000;
+// At most this many sorted lists are intersected before the substring check:
 // the rarest ones already leave few candidates, more lists cost more than they save.
 const MAX_LISTS = 3;
 
-/** Postings of one gram length, compressed-sparse-row: postings[offsets[g] .. offsets[g+1]) for gram g. */
+/** One gram length: sparse grams' positions in CSR form, dense grams' bitsets (`words` each) one after another. */
 interface GramTable {
+  sizes: Int32Array;
   offsets: Int32Array;
   postings: Int32Array;
+  /** Index of the gram's bitset in `bits`, or -1 for a sparse gram. */
+  denseSlot: Int32Array;
+  bits: Int32Array;
 }
 
-/** A read-only view of a run of ascending client positions. */
-export type Positions = ArrayLike<number>;
+/** A set of positions, and whether it was worked out for this term (rather than read from a table as it is). */
+export interface Found {
+  set: PositionSet;
+  computed: boolean;
+}
 
-const EMPTY: Positions = new Int32Array(0);
-
-/** An n-gram index over one string per client (positions are indexes into `texts`). */
+/** An n-gram index over one string per client (positions are 0..count-1). */
 export class NgramIndex {
   /** Symbol of each UTF-16 code unit (0 = outside the alphabet). */
   private readonly symbolOf = new Uint8Array(65536);
+  /** Every text's symbols, end to end: text p is symbols[starts[p] .. starts[p+1]). */
+  private readonly symbols: Uint8Array;
+  private readonly starts: Int32Array;
+  private readonly words: number;
   private readonly tables: [GramTable, GramTable, GramTable];
 
-  constructor(private readonly texts: readonly string[]) {
+  /**
+   * `textOf(p)` gives text p; it is called once per text here, and again only
+   * to check a term holding a character outside the alphabet. `lengthHint`:
+   * about the characters of all texts, so that the symbol array is allocated
+   * once: at 1,000,000 clients every 64 MB allocated outside the heap costs a
+   * full GC of a heap near 1 GB, so growing it by copies costs seconds.
+   */
+  constructor(
+    readonly count: number,
+    private readonly textOf: (position: number) => string,
+    lengthHint = count * 32,
+  ) {
     this.chooseAlphabet();
-    // Every text's symbols laid end to end, so the three builds read a byte array and no strings.
-    const starts = new Int32Array(texts.length + 1);
-    texts.forEach((text, i) => (starts[i + 1] = starts[i]! + text.length));
-    const symbols = new Uint8Array(starts[texts.length]!);
-    texts.forEach((text, i) => {
-      const base = starts[i]!;
-      for (let k = 0; k < text.length; k++) symbols[base + k] = this.symbolOf[text.charCodeAt(k)]!;
-    });
-    this.tables = [build(1, symbols, starts), build(2, symbols, starts), build(3, symbols, starts)];
+    this.starts = new Int32Array(count + 1);
+    let symbols = new Uint8Array(Math.max(64, lengthHint));
+    let length = 0;
+    for (let p = 0; p < count; p++) {
+      const text = textOf(p);
+      if (length + text.length > symbols.length) {
+        const grown = new Uint8Array(Math.max(length + text.length, Math.ceil(symbols.length * 1.5)));
+        grown.set(symbols.subarray(0, length));
+        symbols = grown;
+      }
+      for (let k = 0; k < text.length; k++) symbols[length + k] = this.symbolOf[text.charCodeAt(k)]!;
+      length += text.length;
+      this.starts[p + 1] = length;
+    }
+    // A view, not a copy: the slack is small (the hint is close) and a copy would be one more large allocation.
+    this.symbols = symbols.subarray(0, length);
+    this.words = wordsFor(count);
+    this.tables = buildTables(this.symbols, this.starts, this.words);
   }
 
-  /** Positions of the texts containing `term` (non-empty), ascending. Exact. */
-  find(term: string): Positions {
-    const symbols = Array.from({ length: term.length }, (_, i) => this.symbolOf[term.charCodeAt(i)]!);
-    if (term.length <= 3 && !symbols.includes(0)) return this.postings(term.length, gramOf(symbols, 0, term.length));
+  /** Positions of the texts containing `term` (non-empty). Exact. */
+  find(term: string): Found {
+    const m = term.length;
+    const termSymbols = new Uint8Array(m);
+    let other = false;
+    for (let i = 0; i < m; i++) {
+      termSymbols[i] = this.symbolOf[term.charCodeAt(i)]!;
+      if (termSymbols[i] === 0) other = true;
+    }
+    if (m <= 3 && !other) return { set: this.gramSet(m, gramOf(termSymbols, 0, m)), computed: false };
 
-    const n = Math.min(3, term.length);
-    const lists: Positions[] = [];
-    for (let i = 0; i + n <= term.length; i++) lists.push(this.postings(n, gramOf(symbols, i, n)));
-    lists.sort((a, b) => a.length - b.length);
-    let candidates = lists[0]!;
-    for (let k = 1; k < Math.min(MAX_LISTS, lists.length) && candidates.length > 0; k++) candidates = intersect(candidates, lists[k]!);
+    const n = Math.min(3, m);
+    const sets: PositionSet[] = [];
+    for (let i = 0; i + n <= m; i++) sets.push(this.gramSet(n, gramOf(termSymbols, i, n)));
+    sets.sort((a, b) => a.size - b.size);
+    if (sets[0]!.size === 0) return { set: EMPTY_SET, computed: true };
+    const confirm = (position: number): boolean => (other ? this.textOf(position).includes(term) : this.holds(position, termSymbols));
+    const lists = sets.filter((set): set is SortedPositions => set instanceof SortedPositions);
+    const bitsets = sets.filter((set): set is BitPositions => set instanceof BitPositions);
+    if (lists.length === 0) return { set: this.confirmBits(bitsets, confirm), computed: true };
+
+    let candidates: ArrayLike<number> = lists[0]!.list;
+    for (let k = 1; k < Math.min(MAX_LISTS, lists.length) && candidates.length > 0; k++) candidates = intersect(candidates, lists[k]!.list);
     const found: number[] = [];
     for (let i = 0; i < candidates.length; i++) {
       const position = candidates[i]!;
-      if (this.texts[position]!.includes(term)) found.push(position);
+      // A bit test per dense trigram first: cheaper than the substring check it may spare.
+      if (bitsets.every((set) => set.has(position)) && confirm(position)) found.push(position);
     }
-    return found;
+    return { set: positionSetOf(found, this.count), computed: true };
   }
 
-  private postings(n: number, gram: number): Positions {
+  /** AND of the dense trigrams' bitsets, then the substring check on each bit left. */
+  private confirmBits(bitsets: readonly BitPositions[], confirm: (position: number) => boolean): PositionSet {
+    const words = Int32Array.from(bitsets[0]!.words);
+    let size = 0;
+    for (let i = 0; i < words.length; i++) {
+      let word = words[i]!;
+      for (let k = 1; k < bitsets.length && word !== 0; k++) word &= bitsets[k]!.words[i]!;
+      let left = word;
+      while (left !== 0) {
+        const low = left & -left;
+        left ^= low;
+        if (!confirm((i << 5) + 31 - Math.clz32(low))) word ^= low;
+      }
+      words[i] = word;
+      size += popcount(word);
+    }
+    return size * 32 > this.count ? new BitPositions(words, size) : positionSetOf(bitPositions(words), this.count);
+  }
+
+  /** True when text `position` holds the symbol string `term` (no symbol of it 0). */
+  private holds(position: number, term: Uint8Array): boolean {
+    const symbols = this.symbols;
+    const first = term[0]!;
+    const m = term.length;
+    const last = this.starts[position + 1]! - m;
+    outer: for (let k = this.starts[position]!; k <= last; k++) {
+      if (symbols[k] !== first) continue;
+      for (let j = 1; j < m; j++) if (symbols[k + j] !== term[j]) continue outer;
+      return true;
+    }
+    return false;
+  }
+
+  private gramSet(n: number, gram: number): PositionSet {
     const table = this.tables[n - 1]!;
-    const from = table.offsets[gram]!;
-    const to = table.offsets[gram + 1]!;
-    return from === to ? EMPTY : table.postings.subarray(from, to);
+    const size = table.sizes[gram]!;
+    if (size === 0) return EMPTY_SET;
+    const slot = table.denseSlot[gram]!;
+    if (slot >= 0) return new BitPositions(table.bits.subarray(slot * this.words, (slot + 1) * this.words), size);
+    return new SortedPositions(table.postings.subarray(table.offsets[gram]!, table.offsets[gram + 1]!));
   }
 
-  /** The SYMBOLS-1 most frequent code units get their own symbol (1..63). */
+  /** The SYMBOLS-1 most frequent code units of a sample of the texts get their own symbol (1..63). */
   private chooseAlphabet(): void {
     const counts = new Float64Array(65536);
-    for (const text of this.texts) for (let i = 0; i < text.length; i++) counts[text.charCodeAt(i)]!++;
-    const codes = Array.from(counts.keys()).filter((code) => counts[code]! > 0);
+    const step = Math.max(1, Math.floor(this.count / ALPHABET_SAMPLE));
+    for (let p = 0; p < this.count; p += step) {
+      const text = this.textOf(p);
+      for (let i = 0; i < text.length; i++) counts[text.charCodeAt(i)]!++;
+    }
+    const codes: number[] = [];
+    for (let code = 0; code < 65536; code++) if (counts[code]! > 0) codes.push(code);
     codes
       .sort((a, b) => counts[b]! - counts[a]! || a - b)
       .slice(0, SYMBOLS - 1)
@@ -110,53 +202,119 @@ export class NgramIndex {
   }
 }
 
-/** Postings of the n-grams: two passes over the symbols, counting each gram once per text, then filling. */
-function build(n: number, symbols: Uint8Array, starts: Int32Array): GramTable {
-  const slots = SYMBOLS ** n;
+/**
+ * The three tables in two passes over the symbols, every gram length in the
+ * same pass: count each gram once per text, then fill. A gram in more than
+ * 1/32 of the texts gets a bitset (smaller than its positions), the others a
+ * run of positions.
+ */
+function buildTables(symbols: Uint8Array, starts: Int32Array, words: number): [GramTable, GramTable, GramTable] {
   const texts = starts.length - 1;
-  const offsets = new Int32Array(slots + 1);
-  const lastSeen = new Int32Array(slots).fill(-1);
+  const [size1, size2, size3] = GRAM_SLOTS.map((slots) => new Int32Array(slots)) as [Int32Array, Int32Array, Int32Array];
+  const [seen1, seen2, seen3] = GRAM_SLOTS.map((slots) => new Int32Array(slots).fill(-1)) as [Int32Array, Int32Array, Int32Array];
+  const mask2 = GRAM_SLOTS[1] - 1;
+  const mask3 = GRAM_SLOTS[2] - 1;
+  // Written out for the three lengths rather than through a callback: this
+  // loop runs once per character of the data set, twice.
   for (let position = 0; position < texts; position++) {
+    const start = starts[position]!;
     const end = starts[position + 1]!;
-    for (let i = starts[position]!; i + n <= end; i++) {
-      const gram = gramAt(symbols, i, n);
-      if (lastSeen[gram] === position) continue;
-      lastSeen[gram] = position;
-      offsets[gram + 1]!++;
+    let gram2 = 0;
+    let gram3 = 0;
+    for (let i = start; i < end; i++) {
+      const symbol = symbols[i]!;
+      gram2 = ((gram2 << 6) | symbol) & mask2;
+      gram3 = ((gram3 << 6) | symbol) & mask3;
+      if (seen1[symbol] !== position) {
+        seen1[symbol] = position;
+        size1[symbol]!++;
+      }
+      if (i > start && seen2[gram2] !== position) {
+        seen2[gram2] = position;
+        size2[gram2]!++;
+      }
+      if (i > start + 1 && seen3[gram3] !== position) {
+        seen3[gram3] = position;
+        size3[gram3]!++;
+      }
     }
   }
-  for (let g = 0; g < slots; g++) offsets[g + 1]! += offsets[g]!;
-  const postings = new Int32Array(offsets[slots]!);
-  const fill = offsets.slice(0, slots);
-  lastSeen.fill(-1);
+
+  const [table1, table2, table3] = [size1, size2, size3].map((sizes) => {
+    const slots = sizes.length;
+    const offsets = new Int32Array(slots + 1);
+    const denseSlot = new Int32Array(slots).fill(-1);
+    let dense = 0;
+    for (let g = 0; g < slots; g++) {
+      const isDense = sizes[g]! * 32 > texts;
+      if (isDense) denseSlot[g] = dense++;
+      offsets[g + 1] = offsets[g]! + (isDense ? 0 : sizes[g]!);
+    }
+    return { sizes, offsets, postings: new Int32Array(offsets[slots]!), denseSlot, bits: new Int32Array(dense * words) };
+  }) as [GramTable, GramTable, GramTable];
+
+  const fill1 = table1.offsets.slice(0, -1);
+  const fill2 = table2.offsets.slice(0, -1);
+  const fill3 = table3.offsets.slice(0, -1);
+  seen1.fill(-1);
+  seen2.fill(-1);
+  seen3.fill(-1);
   for (let position = 0; position < texts; position++) {
+    const start = starts[position]!;
     const end = starts[position + 1]!;
-    for (let i = starts[position]!; i + n <= end; i++) {
-      const gram = gramAt(symbols, i, n);
-      if (lastSeen[gram] === position) continue;
-      lastSeen[gram] = position;
-      postings[fill[gram]!++] = position;
+    const word = position >>> 5;
+    const bit = 1 << (position & 31);
+    let gram2 = 0;
+    let gram3 = 0;
+    for (let i = start; i < end; i++) {
+      const symbol = symbols[i]!;
+      gram2 = ((gram2 << 6) | symbol) & mask2;
+      gram3 = ((gram3 << 6) | symbol) & mask3;
+      if (seen1[symbol] !== position) {
+        seen1[symbol] = position;
+        const slot = table1.denseSlot[symbol]!;
+        if (slot >= 0) table1.bits[slot * words + word]! |= bit;
+        else table1.postings[fill1[symbol]!++] = position;
+      }
+      if (i > start && seen2[gram2] !== position) {
+        seen2[gram2] = position;
+        const slot = table2.denseSlot[gram2]!;
+        if (slot >= 0) table2.bits[slot * words + word]! |= bit;
+        else table2.postings[fill2[gram2]!++] = position;
+      }
+      if (i > start + 1 && seen3[gram3] !== position) {
+        seen3[gram3] = position;
+        const slot = table3.denseSlot[gram3]!;
+        if (slot >= 0) table3.bits[slot * words + word]! |= bit;
+        else table3.postings[fill3[gram3]!++] = position;
+      }
     }
   }
-  return { offsets, postings };
+  return [table1, table2, table3];
 }
 
-function gramAt(symbols: Uint8Array, at: number, n: number): number {
-  return n === 1
-    ? symbols[at]!
-    : n === 2
-      ? symbols[at]! * SYMBOLS + symbols[at + 1]!
-      : (symbols[at]! * SYMBOLS + symbols[at + 1]!) * SYMBOLS + symbols[at + 2]!;
-}
-
-function gramOf(symbols: readonly number[], at: number, n: number): number {
+function gramOf(symbols: Uint8Array, at: number, n: number): number {
   let gram = 0;
   for (let i = at; i < at + n; i++) gram = gram * SYMBOLS + symbols[i]!;
   return gram;
 }
 
+/** The positions of the bits set, ascending. */
+function bitPositions(words: Int32Array): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < words.length; i++) {
+    let word = words[i]!;
+    while (word !== 0) {
+      const low = word & -word;
+      word ^= low;
+      out.push((i << 5) + 31 - Math.clz32(low));
+    }
+  }
+  return out;
+}
+
 /** Ascending a ∩ ascending b; walks the shorter one and gallops through the longer. */
-function intersect(a: Positions, b: Positions): Positions {
+function intersect(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   const [small, large] = a.length <= b.length ? [a, b] : [b, a];
   const out: number[] = [];
   let low = 0;
@@ -180,82 +338,20 @@ function intersect(a: Positions, b: Positions): Positions {
   return out;
 }
 
-// A term matching thousands of clients (`@exa`, `+46 7`: pieces every e-mail or
-// phone shares) costs a substring check per match, about 0.1-0.2 µs each, so
-// 10-20 ms at 100,000 clients. Such terms are few (they are the data set's
-// common substrings) and come back often, so their results are kept, bounded
-// by the positions held; the data set never changes, so a kept result never
-// goes stale. Rare terms are cheap and are never kept.
-const KEEP_FROM_MATCHES = 1024;
-const KEPT_POSITIONS_MAX = 4_000_000; // 16 MB of Int32
-
-export class SearchIndex {
-  private readonly fields: NgramIndex;
-  private readonly phones: NgramIndex;
-  private readonly kept = new Map<string, Positions>();
-  private keptPositions = 0;
-
-  /** `clients` in list order: positions returned are indexes into it. `foldedNames[i]` may carry foldField(FullName) of client i, already computed. */
-  constructor(clients: readonly ClientDetail[], foldedNames?: readonly string[]) {
-    // The phone's digits ride along as a fifth field: a term of digits alone
-    // then finds the spec's union (the four fields, or the phone ignoring its
-    // separators) with one lookup and no merge. No other term can match that
-    // field: it holds digits only, and a term of digits only is such a term.
-    this.fields = new NgramIndex(
-      clients.map(
-        (c, i) =>
-          (foldedNames?.[i] ?? foldField(c.PersonalInfo.FullName)) +
-          FIELD_SEPARATOR +
-          foldField(c.PersonalInfo.PersonalId) +
-          FIELD_SEPARATOR +
-          foldField(c.ContactInfo.Email) +
-          FIELD_SEPARATOR +
-          foldField(c.ContactInfo.Phone) +
-          FIELD_SEPARATOR +
-          phoneDigits(c.ContactInfo.Phone),
-      ),
-    );
-    this.phones = new NgramIndex(clients.map((c) => phoneDigits(c.ContactInfo.Phone)));
+/** a ∪ b, as bits when that is smaller. */
+function union(a: PositionSet, b: PositionSet, count: number): PositionSet {
+  if (a instanceof SortedPositions && b instanceof SortedPositions) return positionSetOf(mergeSorted(a.list, b.list), count);
+  const words = new Int32Array(wordsFor(count));
+  for (const set of [a, b]) {
+    if (set instanceof BitPositions) for (let i = 0; i < words.length; i++) words[i]! |= set.words[i]!;
+    else if (set instanceof SortedPositions) for (const position of set.list) words[position >>> 5]! |= 1 << (position & 31);
   }
-
-  /** Positions matching a normalized, non-empty term, ascending. */
-  search(term: string): Positions {
-    const known = this.kept.get(term);
-    if (known) {
-      // Most recently used last: the oldest is dropped first.
-      this.kept.delete(term);
-      this.kept.set(term, known);
-      return known;
-    }
-    const found = this.compute(term);
-    // A posting list (Int32Array) came straight from the index: nothing to keep.
-    if (found.length >= KEEP_FROM_MATCHES && Array.isArray(found)) this.keep(term, found);
-    return found;
-  }
-
-  private keep(term: string, found: Positions): void {
-    if (found.length > KEPT_POSITIONS_MAX) return;
-    this.kept.set(term, Int32Array.from(found));
-    this.keptPositions += found.length;
-    for (const [oldest, positions] of this.kept) {
-      if (this.keptPositions <= KEPT_POSITIONS_MAX) break;
-      this.kept.delete(oldest);
-      this.keptPositions -= positions.length;
-    }
-  }
-
-  private compute(term: string): Positions {
-    const byText = this.fields.find(term);
-    if (!DIGIT_TERM.test(term)) return byText;
-    const digits = phoneDigits(term);
-    // Digits alone: the fifth field has already given the phone-digit matches.
-    if (digits === term) return byText;
-    // Digits with separators (`70-12`): the text as written, or the phone's digits.
-    return mergeSorted(byText, this.phones.find(digits));
-  }
+  let size = 0;
+  for (let i = 0; i < words.length; i++) size += popcount(words[i]!);
+  return size * 32 > count ? new BitPositions(words, size) : positionSetOf(bitPositions(words), count);
 }
 
-function mergeSorted(a: Positions, b: Positions): number[] {
+function mergeSorted(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   const merged: number[] = [];
   let i = 0;
   let j = 0;
@@ -264,4 +360,93 @@ function mergeSorted(a: Positions, b: Positions): number[] {
     if (merged[merged.length - 1] !== next) merged.push(next);
   }
   return merged;
+}
+
+// A term matching thousands of clients (`@exa`, `+46 7`: pieces every e-mail or
+// phone shares) costs a substring check per match, so milliseconds at 100,000
+// clients and tens of them at 1,000,000. Such terms are few (they are the data
+// set's common substrings) and come back often, so their results are kept,
+// bounded by the bytes held (a dense result is a bitset: 125 KB at 1,000,000
+// clients, so the bound holds over a hundred of them); the data set never
+// changes, so a kept result never goes stale. Rare terms are cheap and are
+// never kept.
+const KEEP_FROM_MATCHES = 1024;
+const KEPT_BYTES_MAX = 16 * 2 ** 20;
+
+export class SearchIndex {
+  private readonly fields: NgramIndex;
+  private readonly phones: NgramIndex;
+  private readonly kept = new Map<string, PositionSet>();
+  private keptBytes = 0;
+
+  /** `clients` in list order: positions returned are indexes into it. `foldedNames[i]` may carry foldField(FullName) of client i, already computed. */
+  constructor(clients: readonly ClientDetail[], foldedNames?: readonly string[]) {
+    // The phone's digits ride along as a fifth field: a term of digits alone
+    // then finds the spec's union (the four fields, or the phone ignoring its
+    // separators) with one lookup and no merge. No other term can match that
+    // field: it holds digits only, and a term of digits only is such a term.
+    // Folding keeps a text's length but for a few letters (ß → ss): the raw lengths, plus a little, are the hint.
+    let rawLength = 0;
+    for (const c of clients) {
+      rawLength +=
+        c.PersonalInfo.FullName.length + c.PersonalInfo.PersonalId.length + c.ContactInfo.Email.length + 2 * c.ContactInfo.Phone.length + 4;
+    }
+    const hint = Math.ceil(rawLength * 1.02) + 64;
+    this.fields = new NgramIndex(
+      clients.length,
+      (i) => {
+        const c = clients[i]!;
+        return (
+          (foldedNames?.[i] ?? foldField(c.PersonalInfo.FullName)) +
+          FIELD_SEPARATOR +
+          foldField(c.PersonalInfo.PersonalId) +
+          FIELD_SEPARATOR +
+          foldField(c.ContactInfo.Email) +
+          FIELD_SEPARATOR +
+          foldField(c.ContactInfo.Phone) +
+          FIELD_SEPARATOR +
+          phoneDigits(c.ContactInfo.Phone)
+        );
+      },
+      hint,
+    );
+    this.phones = new NgramIndex(clients.length, (i) => phoneDigits(clients[i]!.ContactInfo.Phone), clients.length * 12);
+  }
+
+  /** Positions matching a normalized, non-empty term. */
+  search(term: string): PositionSet {
+    const known = this.kept.get(term);
+    if (known) {
+      // Most recently used last: the oldest is dropped first.
+      this.kept.delete(term);
+      this.kept.set(term, known);
+      return known;
+    }
+    const { set, computed } = this.compute(term);
+    // A gram's set came straight from the index: nothing to keep.
+    if (computed && set.size >= KEEP_FROM_MATCHES) this.keep(term, set);
+    return set;
+  }
+
+  private keep(term: string, set: PositionSet): void {
+    const bytes = bytesOf(set);
+    if (bytes > KEPT_BYTES_MAX) return;
+    this.kept.set(term, set);
+    this.keptBytes += bytes;
+    for (const [oldest, positions] of this.kept) {
+      if (this.keptBytes <= KEPT_BYTES_MAX) break;
+      this.kept.delete(oldest);
+      this.keptBytes -= bytesOf(positions);
+    }
+  }
+
+  private compute(term: string): Found {
+    const byText = this.fields.find(term);
+    if (!DIGIT_TERM.test(term)) return byText;
+    const digits = phoneDigits(term);
+    // Digits alone: the fifth field has already given the phone-digit matches.
+    if (digits === term) return byText;
+    // Digits with separators (`70-12`): the text as written, or the phone's digits.
+    return { set: union(byText.set, this.phones.find(digits).set, this.fields.count), computed: true };
+  }
 }
