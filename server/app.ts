@@ -26,6 +26,8 @@ import { checkRawQuery, openApiValidator } from './validator';
 export interface App {
   (req: IncomingMessage, res: ServerResponse): void;
   cache: ResponseCache | undefined;
+  /** Makes the client views in the background (projections.ts, prebuild) until done or `signal` aborts; a listening server calls it once ready. */
+  prebuildViews(signal?: AbortSignal): Promise<void>;
 }
 
 // Stores are immutable and tests build many apps over one store: its parts are made once.
@@ -115,6 +117,7 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
   const gate = new ApiKeyGate(config.apiKeys, config.auth);
   const faults = new FaultInjector(config);
   const cache = config.cache ? new ResponseCache(config.cacheMb * 1024 * 1024, gate, faults) : undefined;
+  const parts = clientParts(store, spec, config.validateResponses);
 
   const app = express();
   app.disable('x-powered-by');
@@ -135,7 +138,7 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
     dispatch({
       ...diagnosticsHandlers(),
       ...clientHandlers(store, {
-        parts: clientParts(store, spec, config.validateResponses),
+        parts,
         objectPath: config.fullResponseValidation,
         publicUrl: config.publicUrl,
       }),
@@ -149,7 +152,7 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
     res.setHeader(REQUEST_ID_HEADER, context.id);
     app(req as express.Request, res as express.Response);
   };
-  return Object.assign(handler, { cache });
+  return Object.assign(handler, { cache, prebuildViews: (signal?: AbortSignal) => parts.prebuild(signal) });
 }
 
 /**

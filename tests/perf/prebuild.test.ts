@@ -1,0 +1,86 @@
+// The background build of the client views (projections.ts, prebuild): it
+// makes the same bytes as first use does, stops at its memory bound, and lets
+// other work run between its slices, so a server that starts it right after
+// listening keeps answering meanwhile.
+import { ClientParts, toExtended, toSimple, type ClientView } from '../../server/projections';
+import { testStore } from '../support/servers';
+
+const store = testStore(3, 6000);
+const PROJECT: Record<ClientView, (position: number) => unknown> = {
+  ClientSimple: (position) => toSimple(store.sorted[position]!),
+  ClientExtended: (position) => toExtended(store.sorted[position]!),
+  ClientDetail: (position) => store.sorted[position]!,
+};
+const VIEWS = Object.keys(PROJECT) as ClientView[];
+
+test('prebuild → every view made, each the bytes JSON.stringify gives and first use gives', async () => {
+  const prebuilt = new ClientParts(store.sorted);
+  const lazy = new ClientParts(store.sorted);
+
+  await prebuilt.prebuild();
+  const heldAfter = prebuilt.arenaBytes;
+
+  for (let position = 0; position < store.size; position += 7) {
+    for (const view of VIEWS) {
+      const bytes = prebuilt.bytes(view, position);
+      expect(bytes.equals(Buffer.from(JSON.stringify(PROJECT[view](position))))).toBe(true);
+      expect(bytes.equals(lazy.bytes(view, position))).toBe(true);
+    }
+  }
+  // Nothing was left to make on first use.
+  expect(prebuilt.arenaBytes).toBe(heldAfter);
+});
+
+test('prebuild with a 1 MB bound → stops there; the rest is made on first use', async () => {
+  const parts = new ClientParts(store.sorted);
+
+  await parts.prebuild(undefined, 1 << 20);
+
+  expect(parts.arenaBytes).toBe(1 << 20);
+  const last = store.size - 1;
+  expect(parts.bytes('ClientDetail', last).equals(Buffer.from(JSON.stringify(store.sorted[last])))).toBe(true);
+  // 6,000 clients' views take about 11 MB: most were left for first use.
+  for (let position = 0; position < store.size; position++) for (const view of VIEWS) parts.bytes(view, position);
+  expect(parts.arenaBytes).toBeGreaterThan(8 << 20);
+});
+
+test('prebuild → timers and I/O run between its slices', async () => {
+  const parts = new ClientParts(testStore(4, 30_000).sorted);
+  let turns = 0;
+  const ticker = setInterval(() => turns++, 1);
+
+  const started = performance.now();
+  await parts.prebuild();
+  const tookMs = performance.now() - started;
+  clearInterval(ticker);
+
+  // Slices of ~4 ms: a timer due every 1 ms fires at least once per two slices or so, never only at the end.
+  expect(tookMs).toBeGreaterThan(20);
+  expect(turns).toBeGreaterThan(tookMs / 20);
+});
+
+test('prebuild, then abort → stops at the next slice', async () => {
+  const parts = new ClientParts(testStore(4, 30_000).sorted);
+  const stop = new AbortController();
+
+  const built = parts.prebuild(stop.signal);
+  setTimeout(() => stop.abort(), 10);
+  await built;
+
+  const held = parts.arenaBytes;
+  expect(held).toBeGreaterThan(0);
+  expect(held).toBeLessThan(30_000 * 1500);
+});
+
+test('prebuild twice → one build, both calls resolve when it is done', async () => {
+  const parts = new ClientParts(store.sorted);
+
+  const first = parts.prebuild();
+  const second = parts.prebuild();
+  await second;
+
+  expect(second).toBe(first);
+  const held = parts.arenaBytes;
+  for (const view of VIEWS) parts.bytes(view, store.size - 1);
+  expect(parts.arenaBytes).toBe(held);
+});
