@@ -7,28 +7,28 @@ import type { Config } from './config';
 
 function securityHeaders(): RequestHandler {
   return helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          // Swagger UI sets inline style attributes.
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:'],
-          fontSrc: ["'self'", 'data:'],
-          connectSrc: ["'self'"],
-          objectSrc: ["'none'"],
-          baseUri: ["'self'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-        },
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Swagger UI sets inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
       },
-      // Browser frontends on other origins are this server's users.
-      crossOriginResourcePolicy: { policy: 'cross-origin' },
-      xFrameOptions: { action: 'deny' },
-      // Served over plain HTTP on loopback: HSTS would only confuse.
-      strictTransportSecurity: false,
-    });
+    },
+    // Browser frontends on other origins are this server's users.
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    xFrameOptions: { action: 'deny' },
+    // Served over plain HTTP on loopback: HSTS would only confuse.
+    strictTransportSecurity: false,
+  });
 }
 
 export const EXPOSED_HEADERS = ['X-Total-Count', 'Link', 'X-Request-Id'];

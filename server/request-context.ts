@@ -20,6 +20,13 @@ export interface RequestContext {
   errorParam?: string;
   /** The path of a route outside the API (docs, spec), for the request line. */
   label?: string;
+  /** How the body being sent can be made again from the client views, and the memory that recipe holds: the response cache keeps it instead of the bytes. */
+  remake?: BodyRecipe;
+}
+
+export interface BodyRecipe {
+  make(): Buffer;
+  heldBytes: number;
 }
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -56,6 +63,7 @@ export function beginRequest(req: IncomingMessage, res: ServerResponse, logger: 
     errorCode: undefined,
     errorParam: undefined,
     label: undefined,
+    remake: undefined,
   };
   contexts.set(req, context);
   // The level is fixed at start: when info is off, no listener at all.

@@ -1,7 +1,10 @@
 // The fast path. The data set is immutable, so a response is a pure function of
 // (method, raw URL, key accepted or not, Origin): the first answer to such a
 // request goes through the whole pipeline, request and response validation
-// included, and its exact bytes are kept in an LRU bounded by bytes. Repeats are
+// included, and its exact bytes are kept in an LRU bounded by bytes (for a list
+// page or a Detail, the recipe that makes those bytes again from the client
+// views: the positions of its clients, about 50 bytes where the page may take
+// 70 kB, so a CACHE_MB holds ten to a hundred times more answers). Repeats are
 // written straight from there, before Express runs at all. Prefer requests and
 // failures the fault injector decides always take the full pipeline; injected
 // latency still applies to hits.
@@ -21,13 +24,14 @@ import type { RequestHandler } from 'express';
 import type { ApiKeyGate } from './auth';
 import { NO_FAULT, type FaultDecision, type FaultInjector } from './mock-controls';
 import type { RouteMatch } from '../contract/operations';
-import { contextOf, REQUEST_ID_HEADER } from './request-context';
+import { contextOf, REQUEST_ID_HEADER, type BodyRecipe } from './request-context';
 
 interface CachedResponse {
   status: number;
   /** Flat `[name, value, name, value, …]`, names as sent, without the per-request ones. */
   headers: (string | number | string[])[];
-  body: Buffer;
+  /** The bytes, or how to make them again from the client views (a list page, a Detail): the same bytes, far less memory. */
+  body: Buffer | BodyRecipe;
   route: RouteMatch;
   /** The first answer went through mock controls (not a 400/401 before them): hits get LATENCY_MS and ERROR_RATE too. */
   faulted: boolean;
@@ -61,7 +65,8 @@ function entryBytes(key: string, entry: CachedResponse): number {
   for (const item of entry.headers) headerBytes += typeof item === 'number' ? 8 : String(item).length;
   // A key with characters beyond Latin-1 is stored two bytes a character.
   const keyBytes = /[\u0100-\uffff]/.test(key) ? key.length * 2 : key.length;
-  return entry.body.length + keyBytes + headerBytes + ENTRY_OVERHEAD_BYTES;
+  const bodyBytes = Buffer.isBuffer(entry.body) ? entry.body.length : entry.body.heldBytes;
+  return bodyBytes + keyBytes + headerBytes + ENTRY_OVERHEAD_BYTES;
 }
 
 export class ResponseCache {
@@ -114,7 +119,7 @@ export class ResponseCache {
       if (res.destroyed) return;
       // X-Request-Id first, where beginRequest's caller put it on the miss.
       res.writeHead(entry.status, [REQUEST_ID_HEADER, context.id, ...entry.headers]);
-      res.end(entry.body);
+      res.end(Buffer.isBuffer(entry.body) ? entry.body : entry.body.make());
     };
     if (fault.delayMs > 0) setTimeout(write, fault.delayMs);
     else write();
@@ -134,8 +139,11 @@ export class ResponseCache {
       (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
         const [chunk, encoding] = args;
         if (CACHEABLE_STATUS.has(res.statusCode) && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
+          // Only a 200 sent as bytes can be the page its recipe makes; anything else keeps its own bytes.
+          const { remake } = contextOf(req);
           const body =
-            typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk;
+            (res.statusCode === 200 && Buffer.isBuffer(chunk) ? remake : undefined) ??
+            (typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk);
           const headers: CachedResponse['headers'] = [];
           for (const name of (res as unknown as WithRawHeaderNames).getRawHeaderNames()) {
             const value = res.getHeader(name);

@@ -22,6 +22,7 @@ interface PathToRegexpModule {
  */
 function memoizeValidatorPathCompile(): void {
   const validatorDir = path.dirname(require.resolve('express-openapi-validator/package.json'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the copy the validator resolves, by path, is the one to memoize.
   const module = require(require.resolve('path-to-regexp', { paths: [validatorDir] })) as PathToRegexpModule;
   const compile = module.pathToRegexp;
   if ((compile as { memoized?: boolean }).memoized) return;

@@ -7,6 +7,7 @@ import type { RequestHandler, Response } from 'express';
 import type { OperationId } from '../../contract/operations';
 import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../contract/wire-types';
 import { clientNotFound } from '../errors';
+import { contextOf } from '../request-context';
 import { readListQuery, setPagingHeaders } from '../paging';
 import { toExtended, toSimple, type ClientParts, type ClientView } from '../projections';
 import type { ClientStore } from '../store';
@@ -42,7 +43,13 @@ function listPage<Page extends ClientSimplePage | ClientExtendedPage>(
       res.json({ Page: query.page, PageSize: query.pageSize, Results: items.map(project) } as Page);
       return;
     }
-    sendJson(res, parts.join(view, positions, `{"Page":${query.page},"PageSize":${query.pageSize},"Results":[`, ']}'));
+    const head = `{"Page":${query.page},"PageSize":${query.pageSize},"Results":[`;
+    // A cached copy of this page keeps the positions, not the bytes: about 50 bytes instead of up to 70 kB.
+    contextOf(req).remake = {
+      make: () => parts.join(view, positions, head, ']}'),
+      heldBytes: 8 * positions.length + 2 * head.length + 160,
+    };
+    sendJson(res, parts.join(view, positions, head, ']}'));
   };
 }
 
@@ -60,7 +67,11 @@ export function clientHandlers(
       const position = store.positionOf(id.toLowerCase());
       if (position === undefined) throw clientNotFound(id);
       if (objectPath) res.json(store.sorted[position]);
-      else sendJson(res, parts.bytes('ClientDetail', position));
+      else {
+        // The bytes are a slice of the views' arena: a cached copy holds nothing more.
+        contextOf(req).remake = { make: () => parts.bytes('ClientDetail', position), heldBytes: 96 };
+        sendJson(res, parts.bytes('ClientDetail', position));
+      }
     },
   };
 }

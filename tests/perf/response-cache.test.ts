@@ -204,7 +204,7 @@ describe('the cache is bounded (CACHE_MB, least recently used out first)', () =>
   });
 });
 
-describe('an answer larger than the whole cache', () => {
+describe('list pages are kept as the positions of their clients, not their bytes', () => {
   let tiny: TestServer;
   beforeAll(async () => {
     // 32 kB: below the 1 MB CACHE_MB accepts, set directly to reach the case.
@@ -212,19 +212,39 @@ describe('an answer larger than the whole cache', () => {
   });
   afterAll(() => tiny.stop());
 
-  test('GET an Extended page of 100 (~60 kB) → answered in full, and not kept; small answers still are', async () => {
+  test('GET an Extended page of 100 (~60 kB) three times → kept in a 32 kB cache, and the hit is the same bytes', async () => {
     const cache = tiny.app.cache!;
-    const sizeBefore = cache.size;
+    const target = '/api/v1/Client/Extended?pageSize=100';
 
-    const big = await rawGet(tiny.baseUrl, '/api/v1/Client/Extended?pageSize=100', KEY);
-    const again = await rawGet(tiny.baseUrl, '/api/v1/Client/Extended?pageSize=100', KEY);
-    await rawGet(tiny.baseUrl, '/api/v1/Client/Simple?pageSize=1', KEY);
-    await rawGet(tiny.baseUrl, '/api/v1/Client/Simple?pageSize=1', KEY);
+    const first = await rawGet(tiny.baseUrl, target, KEY);
+    await rawGet(tiny.baseUrl, target, KEY);
+    const hitsBefore = cache.hits;
+    const hit = await rawGet(tiny.baseUrl, target, KEY);
 
-    expect(big.status).toBe(200);
-    expect(Buffer.byteLength(big.body)).toBeGreaterThan(32 * 1024);
-    expect(again.stable).toBe(big.stable);
-    expect(cache.size).toBe(sizeBefore + 1);
-    expect(cache.usedBytes).toBeLessThanOrEqual(32 * 1024);
+    expect(Buffer.byteLength(first.body)).toBeGreaterThan(32 * 1024);
+    expect(cache.hits).toBe(hitsBefore + 1);
+    expect(hit.stable).toBe(first.stable);
+    expect(cache.usedBytes).toBeLessThan(8 * 1024);
+  });
+});
+
+describe('an answer larger than the whole cache', () => {
+  let tiny: TestServer;
+  beforeAll(async () => {
+    // 1 kB: no entry fits (each counts its headers and a fixed overhead besides its body).
+    tiny = await startTestServer({ cacheMb: 1 / 1024 });
+  });
+  afterAll(() => tiny.stop());
+
+  test('GET the same Detail three times → answered in full every time, and not kept', async () => {
+    const target = `/api/v1/Client/Detail/${someone.IdClient}`;
+
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await rawGet(tiny.baseUrl, target, KEY));
+
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(answers[2]!.stable).toBe(answers[0]!.stable);
+    expect(tiny.app.cache!.size).toBe(0);
+    expect(tiny.app.cache!.hits).toBe(0);
   });
 });
