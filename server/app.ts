@@ -95,6 +95,31 @@ function dispatch(handlers: Readonly<Record<OperationId, RequestHandler>>): Requ
   };
 }
 
+/**
+ * The API's steps as one Express layer: each step's `next` calls the next step
+ * directly. The router would otherwise match the path, process parameters and
+ * allocate its closures again for every one of a dozen layers on every request
+ * (about 13% of what an uncached request allocated). A step that throws, or
+ * passes an error to `next`, hands it to the error handler as Express would.
+ * Steps return nothing the runner waits for: an asynchronous step calls `next`.
+ */
+function inSequence(steps: readonly RequestHandler[]): RequestHandler {
+  return (req, res, done) => {
+    let at = 0;
+    const next = (error?: unknown): void => {
+      if (error !== undefined && error !== null) return done(error);
+      const step = steps[at++];
+      if (!step) return done();
+      try {
+        void step(req, res, next);
+      } catch (thrown) {
+        done(thrown);
+      }
+    };
+    next();
+  };
+}
+
 function requireApiKey(gate: ApiKeyGate): RequestHandler {
   return (req, _res, next) => {
     const context = contextOf(req);
@@ -128,21 +153,23 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
 
   app.use(responseHygiene(config));
   app.use(outsideApi(docsRoutes(source, config.publicUrl), operations));
-  app.use(resolveOperation(operations));
-  app.use(requireApiKey(gate));
-  if (cache) app.use(cache.capture());
-  app.use(checkRawQuery);
-  app.use(openApiValidator(spec, config.validateResponses || config.fullResponseValidation));
-  app.use(mockControls(faults, (req) => contextOf(req).route!, config.publicUrl));
   app.use(
-    dispatch({
-      ...diagnosticsHandlers(),
-      ...clientHandlers(store, {
-        parts,
-        objectPath: config.fullResponseValidation,
-        publicUrl: config.publicUrl,
+    inSequence([
+      resolveOperation(operations),
+      requireApiKey(gate),
+      ...(cache ? [cache.capture()] : []),
+      checkRawQuery,
+      ...openApiValidator(spec, config.validateResponses || config.fullResponseValidation),
+      mockControls(faults, (req) => contextOf(req).route!, config.publicUrl),
+      dispatch({
+        ...diagnosticsHandlers(),
+        ...clientHandlers(store, {
+          parts,
+          objectPath: config.fullResponseValidation,
+          publicUrl: config.publicUrl,
+        }),
       }),
-    }),
+    ]),
   );
   app.use(errorHandler(logger));
 
