@@ -3,7 +3,7 @@
 // The response cache's memory bound (docs/reliability.md, "Memory bound"), on
 // 127.0.0.1 only, bounded in time:
 // 1. Accounting, in this process: fill a cache with unique 404s, then unique
-//    list pages (each sent twice: a URL is kept on its second sight), and compare what the cache counts per entry with what the heap
+//    list pages, and compare what the cache counts per entry with what the heap
 //    really grew by (after GC). The count must not be lower.
 // 2. Flood, against the built CLI: `duration` seconds of requests that never
 //    repeat (bench/unique-flood.ts), RSS sampled every 5 s, against the bound
@@ -51,10 +51,9 @@ async function entryCost(kind: 0 | 1, entries: number): Promise<{ counted: numbe
         .get({ host: HOST, port: running.port, path, agent, headers: { 'X-Api-Key': 'dev-key' } }, (res) => res.resume().on('end', resolve))
         .on('error', reject);
     });
-  // Each path twice: the cache keeps a URL on its second sight.
   const send = async (from: number, to: number) => {
     for (let n = from; n < to; n += 8 * 4) {
-      await Promise.all(Array.from({ length: 8 }, (_, i) => n + i * 4).map((m) => get(uniquePath(m)).then(() => get(uniquePath(m)))));
+      await Promise.all(Array.from({ length: 8 }, (_, i) => n + i * 4).map((m) => get(uniquePath(m))));
     }
   };
   // Warm-up out of the measured range: the first entries carry one-off costs (the Map's first growth, code).
@@ -131,7 +130,7 @@ async function main(): Promise<void> {
   const held = cache === 'off' || heapMb === 0 || peak <= boundMb;
   passed &&= held && flood.errors === 0;
   process.stdout.write(
-    `cache flood ${durationS} s, ${clients} clients, CACHE ${cache}, CACHE_MB ${cacheMb}, ${connections} connections, every URL twice and never again: ` +
+    `cache flood ${durationS} s, ${clients} clients, CACHE ${cache}, CACHE_MB ${cacheMb}, ${connections} connections, every request unique: ` +
       `requests ${flood.requests} (${Math.round(flood.requests / durationS)}/s), statuses ${JSON.stringify(flood.statuses)}, errors ${flood.errors}; ` +
       `RSS at start ${startMb} MB, every 5 s: ${samples.join(' ')}; peak ${peak} MB; ` +
       (heapMb > 0

@@ -6,8 +6,8 @@
 //    Ping, Exception (its 500s are expected), 400s, 401s and 404s (expected too).
 //    The server's RSS is sampled every 5 s; growth is measured after warm-up.
 // 2. Cache churn, on the same process: `--unique-duration` seconds (default a
-//    third of the soak, at least 10) of URLs that come twice and never again, so
-//    every second sight is a miss the response cache then keeps; RSS every 5 s against the
+//    third of the soak, at least 10) of requests that never repeat, so every
+//    answer is a miss the response cache then keeps; RSS every 5 s against the
 //    bound docs/reliability.md states (RSS at start + factor × CACHE_MB).
 // 3. Shutdown drill, on the same soaked process: mixed keep-alive load plus slow
 //    requests (Prefer: delay) in flight, then SIGTERM. Every request the server
@@ -462,7 +462,7 @@ async function soak(): Promise<void> {
     `(expected: 500 ${tally.expected5xx}, 4xx ${tally.expected4xx}; other unexpected ${tally.otherUnexpected}); ` +
     `RSS ${base.toFixed(0)} → ${last.toFixed(0)} MB after ${warmUpS} s warm-up (${pct(growth)}, peak ${pct(peak)}; ` +
     `every 5 s: ${rss.map((sample) => sample.mb.toFixed(0)).join(' ')}); ` +
-    `cache churn ${churnS} s, every URL twice and never again: requests ${churn.requests}, errors ${churn.errors}, ` +
+    `cache churn ${churnS} s, every request unique: requests ${churn.requests}, errors ${churn.errors}, ` +
     `RSS every 5 s ${churnRss.map((mb) => mb.toFixed(0)).join(' ')}, peak ${churnPeak.toFixed(0)} MB, ` +
     `bound ${describeBound(rss[0]!.mb, SOAK_CACHE_MB)} ${churnPeak <= boundMb ? 'held' : 'EXCEEDED'}; ` +
     `${describeDrill(figures)}`;

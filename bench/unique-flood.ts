@@ -1,7 +1,6 @@
-// Traffic in which every URL comes exactly twice and never again: the cache
-// keeps a URL on its second sight, so each pair is an entry stored and later
-// evicted unread, the worst case for its memory bound. Shared by npm run
-// bench:cache-flood and the soak's cache-churn phase.
+// Traffic in which no request repeats, so every answer is a cache miss that the
+// response cache then keeps: the worst case for its memory bound. Shared by
+// npm run bench:cache-flood and the soak's cache-churn phase.
 import http from 'node:http';
 import { API_KEY, HOST } from './processes';
 
@@ -78,9 +77,8 @@ export interface FloodFigures {
 }
 
 /**
- * `connections` keep-alive loops sending each unique request twice, from
- * `firstRequest` on, until `durationMs` is over (bounded in time; each request
- * has a 10 s timeout).
+ * `connections` keep-alive loops sending unique requests from `firstRequest`
+ * on until `durationMs` is over (bounded in time; each request has a 10 s timeout).
  */
 export async function uniqueFlood(port: number, durationMs: number, connections: number, firstRequest = 0): Promise<FloodFigures> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
@@ -105,8 +103,7 @@ export async function uniqueFlood(port: number, durationMs: number, connections:
   const loop = async () => {
     while (performance.now() < endAt) {
       figures.requests++;
-      // Requests 2n and 2n+1 are the same URL: its first sight, then the one that is stored.
-      await one(uniquePath(Math.floor(next++ / 2)));
+      await one(uniquePath(next++));
     }
   };
   await Promise.all(Array.from({ length: connections }, loop));

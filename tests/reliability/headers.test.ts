@@ -61,8 +61,6 @@ describe('security headers on app answers', () => {
 
   test('GET /Client/Simple → a cache hit replays the full set', async () => {
     const path = '/api/v1/Client/Simple?page=3&pageSize=7';
-    // Kept on its second sight.
-    await fetchHeaders(path);
     await fetchHeaders(path);
     const hitsBefore = server.app.cache!.hits;
 
@@ -75,8 +73,6 @@ describe('security headers on app answers', () => {
 
   test('GET /Client/Detail/{idClient} → a cached 404 replays the full set', async () => {
     const path = '/api/v1/Client/Detail/00000000-0000-4000-8000-00000000abcd';
-    // Kept on its second sight.
-    await fetchHeaders(path);
     await fetchHeaders(path);
     const hitsBefore = server.app.cache!.hits;
 
