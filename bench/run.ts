@@ -251,9 +251,15 @@ async function startupAt(clients: number, runs: number, withLoad: boolean): Prom
 interface FilterFigure {
   clients: number;
   terms: string[];
+  /** One connection from the moment the server is ready, while it makes its client views in the background. */
+  oneConnectionAtStart: Measure;
+  /** One connection once that background build is over (SETTLE_S after ready). */
   oneConnection: Measure;
   fiftyConnections: Measure;
 }
+
+// The client views' background build takes ~3 s of CPU at 100,000 clients (server/projections.ts).
+const SETTLE_S = 10;
 
 /** Extended with a filter over 100,000 clients, CACHE=off: every request searches. Latency with one connection, throughput with 50. */
 async function uncachedFilter(): Promise<FilterFigure> {
@@ -261,10 +267,12 @@ async function uncachedFilter(): Promise<FilterFigure> {
   const terms = ['an', 'son', 'berg', 'li', 'ma', 'er', 'anna', 'jo', 'el', 'asa', 'ö', '070'];
   const server = await startOurServer('ours 100k CACHE=off', ['--clients', String(clients)], { CACHE: 'off' }, 120_000);
   const requests = terms.map((term) => get(`/api/v1/Client/Extended?filter=${encodeURIComponent(term)}`));
+  const oneConnectionAtStart = await measure(server.port, requests, 1);
+  await sleep(SETTLE_S * 1000);
   const oneConnection = await measure(server.port, requests, 1);
   const fiftyConnections = await load(server.port, requests, MEASURE_S);
   await server.stop();
-  return { clients, terms, oneConnection, fiftyConnections };
+  return { clients, terms, oneConnectionAtStart, oneConnection, fiftyConnections };
 }
 
 interface WorkersFigure {
@@ -389,7 +397,10 @@ async function main(): Promise<void> {
   log('\nExtended with a filter over 100,000 clients, CACHE=off (12 rotating terms):');
   const filter = await uncachedFilter();
   log(
-    `  1 connection: p50 ${ms(filter.oneConnection.p50)} ms, p99 ${ms(filter.oneConnection.p99)} ms, ${fmt(filter.oneConnection.rps)} req/s`,
+    `  1 connection, from ready (views being made in the background): p50 ${ms(filter.oneConnectionAtStart.p50)} ms, p99 ${ms(filter.oneConnectionAtStart.p99)} ms, ${fmt(filter.oneConnectionAtStart.rps)} req/s`,
+  );
+  log(
+    `  1 connection, ${SETTLE_S} s after ready: p50 ${ms(filter.oneConnection.p50)} ms, p99 ${ms(filter.oneConnection.p99)} ms, ${fmt(filter.oneConnection.rps)} req/s`,
   );
   log(
     `  ${CONNECTIONS} connections: ${fmt(filter.fiftyConnections.rps)} req/s, p50 ${ms(filter.fiftyConnections.p50)} ms, p99 ${ms(filter.fiftyConnections.p99)} ms`,
