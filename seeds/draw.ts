@@ -63,45 +63,18 @@ export class Draw {
     const c = this.random.nextUint32();
     const d = this.random.nextUint32();
     const x = HEX_CODES;
-    // prettier-ignore -- one line per group of the text reads better than one code per line.
     // Groups: a | b>>>16 | 4, then b's low 12 bits | 8..b, then c's bits 16-29 | c's low 16 bits, then d.
+    // One line per group of the text reads better than one code per line:
+    // prettier-ignore
     return String.fromCharCode(
-      x[a >>> 28]!,
-      x[(a >>> 24) & 15]!,
-      x[(a >>> 20) & 15]!,
-      x[(a >>> 16) & 15]!,
-      x[(a >>> 12) & 15]!,
-      x[(a >>> 8) & 15]!,
-      x[(a >>> 4) & 15]!,
-      x[a & 15]!,
-      DASH,
-      x[b >>> 28]!,
-      x[(b >>> 24) & 15]!,
-      x[(b >>> 20) & 15]!,
-      x[(b >>> 16) & 15]!,
-      DASH,
-      x[4]!,
-      x[(b >>> 8) & 15]!,
-      x[(b >>> 4) & 15]!,
-      x[b & 15]!,
-      DASH,
-      x[8 | ((c >>> 28) & 3)]!,
-      x[(c >>> 24) & 15]!,
-      x[(c >>> 20) & 15]!,
-      x[(c >>> 16) & 15]!,
-      DASH,
-      x[(c >>> 12) & 15]!,
-      x[(c >>> 8) & 15]!,
-      x[(c >>> 4) & 15]!,
-      x[c & 15]!,
-      x[d >>> 28]!,
-      x[(d >>> 24) & 15]!,
-      x[(d >>> 20) & 15]!,
-      x[(d >>> 16) & 15]!,
-      x[(d >>> 12) & 15]!,
-      x[(d >>> 8) & 15]!,
-      x[(d >>> 4) & 15]!,
-      x[d & 15]!,
+      x[a >>> 28]!, x[(a >>> 24) & 15]!, x[(a >>> 20) & 15]!, x[(a >>> 16) & 15]!,
+      x[(a >>> 12) & 15]!, x[(a >>> 8) & 15]!, x[(a >>> 4) & 15]!, x[a & 15]!, DASH,
+      x[b >>> 28]!, x[(b >>> 24) & 15]!, x[(b >>> 20) & 15]!, x[(b >>> 16) & 15]!, DASH,
+      x[4]!, x[(b >>> 8) & 15]!, x[(b >>> 4) & 15]!, x[b & 15]!, DASH,
+      x[8 | ((c >>> 28) & 3)]!, x[(c >>> 24) & 15]!, x[(c >>> 20) & 15]!, x[(c >>> 16) & 15]!, DASH,
+      x[(c >>> 12) & 15]!, x[(c >>> 8) & 15]!, x[(c >>> 4) & 15]!, x[c & 15]!,
+      x[d >>> 28]!, x[(d >>> 24) & 15]!, x[(d >>> 20) & 15]!, x[(d >>> 16) & 15]!,
+      x[(d >>> 12) & 15]!, x[(d >>> 8) & 15]!, x[(d >>> 4) & 15]!, x[d & 15]!,
     );
   }
 }
