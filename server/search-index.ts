@@ -68,7 +68,17 @@ export interface Found {
   computed: boolean;
 }
 
-/** An n-gram index over one string per client (positions are 0..count-1). */
+/**
+ * One field of an index's texts: `of(p)` is its string for text p. A
+ * digits-only field is that string's ASCII digits alone (phoneDigits), read
+ * out of it as its symbols are written, with no string made of them.
+ */
+export interface TextField {
+  of: (position: number) => string;
+  digitsOnly?: boolean;
+}
+
+/** An n-gram index over one text per client (positions are 0..count-1): the client's fields joined by FIELD_SEPARATOR. */
 export class NgramIndex {
   /** Symbol of each UTF-16 code unit (0 = outside the alphabet). */
   private readonly symbolOf = new Uint8Array(65536);
@@ -79,36 +89,59 @@ export class NgramIndex {
   private readonly tables: [GramTable, GramTable, GramTable];
 
   /**
-   * `textOf(p)` gives text p; it is called once per text here, and again only
-   * to check a term holding a character outside the alphabet. `lengthHint`:
-   * about the characters of all texts, so that the symbol array is allocated
-   * once: at 1,000,000 clients every 64 MB allocated outside the heap costs a
-   * full GC of a heap near 1 GB, so growing it by copies costs seconds.
+   * Each field's string is read once per text here, its symbols written
+   * straight into the symbol array: joining the fields into one string per
+   * text first (a tree of five parts, flattened by the first charCodeAt) cost
+   * a copy and its garbage per client. The text as a string (`textOf`) is made
+   * again only to check a term holding a character outside the alphabet.
+   * `lengthHint`: about the characters of all texts, so that the symbol array
+   * is allocated once: at 1,000,000 clients every 64 MB allocated outside the
+   * heap costs a full GC of a heap near 1 GB, so growing it by copies costs
+   * seconds.
    */
   constructor(
     readonly count: number,
-    private readonly textOf: (position: number) => string,
+    private readonly fields: readonly TextField[],
     lengthHint = count * 32,
   ) {
     this.chooseAlphabet();
     this.starts = new Int32Array(count + 1);
+    const symbolOf = this.symbolOf;
+    const separator = symbolOf[FIELD_SEPARATOR.charCodeAt(0)]!;
     let symbols = new Uint8Array(Math.max(64, lengthHint));
     let length = 0;
     for (let p = 0; p < count; p++) {
-      const text = textOf(p);
-      if (length + text.length > symbols.length) {
-        const grown = new Uint8Array(Math.max(length + text.length, Math.ceil(symbols.length * 1.5)));
-        grown.set(symbols.subarray(0, length));
-        symbols = grown;
+      for (let f = 0; f < fields.length; f++) {
+        const field = fields[f]!;
+        const text = field.of(p);
+        // Room for the whole string and a separator, whatever a digits-only field keeps of it.
+        if (length + text.length + 1 > symbols.length) {
+          const grown = new Uint8Array(Math.max(length + text.length + 1, Math.ceil(symbols.length * 1.5)));
+          grown.set(symbols.subarray(0, length));
+          symbols = grown;
+        }
+        if (f > 0) symbols[length++] = separator;
+        if (field.digitsOnly) {
+          for (let k = 0; k < text.length; k++) {
+            const code = text.charCodeAt(k);
+            if (code >= 48 && code <= 57) symbols[length++] = symbolOf[code]!;
+          }
+        } else {
+          for (let k = 0; k < text.length; k++) symbols[length + k] = symbolOf[text.charCodeAt(k)]!;
+          length += text.length;
+        }
       }
-      for (let k = 0; k < text.length; k++) symbols[length + k] = this.symbolOf[text.charCodeAt(k)]!;
-      length += text.length;
       this.starts[p + 1] = length;
     }
     // A view, not a copy: the slack is small (the hint is close) and a copy would be one more large allocation.
     this.symbols = symbols.subarray(0, length);
     this.words = wordsFor(count);
     this.tables = buildTables(this.symbols, this.starts, this.words);
+  }
+
+  /** Text p as a string: its fields joined by FIELD_SEPARATOR. */
+  private textOf(position: number): string {
+    return this.fields.map((field) => (field.digitsOnly ? phoneDigits(field.of(position)) : field.of(position))).join(FIELD_SEPARATOR);
   }
 
   /** Positions of the texts containing `term` (non-empty). Exact. */
@@ -392,25 +425,19 @@ export class SearchIndex {
         c.PersonalInfo.FullName.length + c.PersonalInfo.PersonalId.length + c.ContactInfo.Email.length + 2 * c.ContactInfo.Phone.length + 4;
     }
     const hint = Math.ceil(rawLength * 1.02) + 64;
+    const phone: TextField = { of: (i) => clients[i]!.ContactInfo.Phone, digitsOnly: true };
     this.fields = new NgramIndex(
       clients.length,
-      (i) => {
-        const c = clients[i]!;
-        return (
-          (foldedNames?.[i] ?? foldField(c.PersonalInfo.FullName)) +
-          FIELD_SEPARATOR +
-          foldField(c.PersonalInfo.PersonalId) +
-          FIELD_SEPARATOR +
-          foldField(c.ContactInfo.Email) +
-          FIELD_SEPARATOR +
-          foldField(c.ContactInfo.Phone) +
-          FIELD_SEPARATOR +
-          phoneDigits(c.ContactInfo.Phone)
-        );
-      },
+      [
+        { of: foldedNames ? (i) => foldedNames[i]! : (i) => foldField(clients[i]!.PersonalInfo.FullName) },
+        { of: (i) => foldField(clients[i]!.PersonalInfo.PersonalId) },
+        { of: (i) => foldField(clients[i]!.ContactInfo.Email) },
+        { of: (i) => foldField(clients[i]!.ContactInfo.Phone) },
+        phone,
+      ],
       hint,
     );
-    this.phones = new NgramIndex(clients.length, (i) => phoneDigits(clients[i]!.ContactInfo.Phone), clients.length * 12);
+    this.phones = new NgramIndex(clients.length, [phone], clients.length * 12);
   }
 
   /** Positions matching a normalized, non-empty term. */
