@@ -1,5 +1,5 @@
 // Swedish-style street addresses, postal codes and phone numbers.
-import type { Faker } from '@faker-js/faker';
+import type { LocaleDefinition } from '@faker-js/faker';
 import type { Address } from '../contract/wire-types';
 import { COUNTRY, type City } from './reference-data';
 import type { Draw } from './draw';
@@ -10,10 +10,10 @@ export class AddressMaker {
   private readonly streetSuffixes: readonly string[];
 
   constructor(
-    faker: Faker,
+    definitions: LocaleDefinition,
     private readonly draw: Draw,
   ) {
-    const location = faker.rawDefinitions.location;
+    const location = definitions.location;
     if (!location?.street_name || !location.street_suffix) throw new Error('Faker sv locale lacks street names');
     this.streetNames = location.street_name;
     this.streetSuffixes = location.street_suffix;

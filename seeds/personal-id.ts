@@ -58,14 +58,43 @@ export interface BirthAndId {
   personalId: string;
 }
 
+/** What a birth day gives every id of that day: its date, the id's first nine characters and their Luhn sum. */
+interface BirthDay {
+  dateOfBirth: string;
+  /** `YYYYMMDD-` */
+  prefix: string;
+  /** The Luhn sum of YYMMDD, at weights 2,1,2,1,2,1. */
+  luhnSum: number;
+}
+
+// Days are made on first use and kept (at most BIRTH_DAYS, ~37,000): a day
+// holds ~27 of 1,000,000 clients, so the date is formatted once per day
+// rather than once per client, and those clients share one date string.
+const birthDays: (BirthDay | undefined)[] = [];
+
+function birthDay(day: number): BirthDay {
+  const known = birthDays[day];
+  if (known) return known;
+  const dateOfBirth = new Date(EARLIEST_BIRTH_UTC + day * DAY_MS).toISOString().slice(0, 10);
+  const yyyymmdd = dateOfBirth.replace(/-/g, '');
+  // The check digit over YYMMDD only: a serial of 000 adds nothing (its digits are 0, doubled or not).
+  const luhnSum = (10 - luhnCheckDigit(`${yyyymmdd.slice(2)}000`)) % 10;
+  const made = { dateOfBirth, prefix: `${yyyymmdd}-`, luhnSum };
+  birthDays[day] = made;
+  return made;
+}
+
+/** The serials' three digits, and their Luhn sums at weights 2,1,2 (positions 7-9 of YYMMDDNNN). */
+const SERIAL_TEXTS = Array.from({ length: SERIALS_PER_DAY }, (_, serial) => String(serial).padStart(3, '0'));
+const SERIAL_SUMS = SERIAL_TEXTS.map((text) => (10 - luhnCheckDigit(`000000${text}`)) % 10);
+
 export function personalIdForSlot(slot: number): BirthAndId {
   const day = Math.floor(slot / SERIALS_PER_DAY);
   const serial = slot % SERIALS_PER_DAY;
-  const dateOfBirth = new Date(EARLIEST_BIRTH_UTC + day * DAY_MS).toISOString().slice(0, 10);
-  const yyyymmdd = dateOfBirth.replace(/-/g, '');
-  const serialText = String(serial).padStart(3, '0');
-  const check = luhnCheckDigit(yyyymmdd.slice(2) + serialText);
-  return { dateOfBirth, personalId: flat`${yyyymmdd}-${serialText}${check}` };
+  const { dateOfBirth, prefix, luhnSum } = birthDay(day);
+  // A sum's last digit is all the check digit needs: (10 - sum % 10) % 10, with the two parts' sums mod 10 added.
+  const check = (10 - ((luhnSum + SERIAL_SUMS[serial]!) % 10)) % 10;
+  return { dateOfBirth, personalId: flat`${prefix}${SERIAL_TEXTS[serial]!}${check}` };
 }
 
 /** True when the id is well formed, names a real calendar date and carries the right check digit. */

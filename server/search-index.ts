@@ -42,7 +42,11 @@ const DIGIT_TERM = /^[\d\s()+-]*\d[\d\s()+-]*$/;
 
 /** Alphabet size: symbol 0 is "any character outside the alphabet". 64³ trigram slots = 1 MB of offsets. */
 const SYMBOLS = 64;
-const GRAM_SLOTS = [SYMBOLS, SYMBOLS ** 2, SYMBOLS ** 3] as const;
+// Bits of a symbol in a gram: 6 for the full alphabet, 4 when the texts hold
+// at most 15 distinct characters (the phones' digits): 4,096 trigram slots
+// instead of 262,144, whose tables cost time and memory even at 1,000 clients.
+const FULL_BITS = 6;
+const SMALL_BITS = 4;
 // The alphabet is chosen from the character counts of at most this many texts
 // (spread over the data set): any alphabet gives exact answers, a good one
 // only keeps the "other" symbol rare, and counting every text would cost a
@@ -55,6 +59,7 @@ const MAX_LISTS = 3;
 /** One gram length: sparse grams' positions in CSR form, dense grams' bitsets (`words` each) one after another. */
 interface GramTable {
   sizes: Int32Array;
+  /** Where a sparse gram's run of positions starts in `postings` (its length is its size). */
   offsets: Int32Array;
   postings: Int32Array;
   /** Index of the gram's bitset in `bits`, or -1 for a sparse gram. */
@@ -68,7 +73,17 @@ export interface Found {
   computed: boolean;
 }
 
-/** An n-gram index over one string per client (positions are 0..count-1). */
+/**
+ * One field of an index's texts: `of(p)` is its string for text p. A
+ * digits-only field is that string's ASCII digits alone (phoneDigits), read
+ * out of it as its symbols are written, with no string made of them.
+ */
+export interface TextField {
+  of: (position: number) => string;
+  digitsOnly?: boolean;
+}
+
+/** An n-gram index over one text per client (positions are 0..count-1): the client's fields joined by FIELD_SEPARATOR. */
 export class NgramIndex {
   /** Symbol of each UTF-16 code unit (0 = outside the alphabet). */
   private readonly symbolOf = new Uint8Array(65536);
@@ -77,38 +92,63 @@ export class NgramIndex {
   private readonly starts: Int32Array;
   private readonly words: number;
   private readonly tables: [GramTable, GramTable, GramTable];
+  /** Bits per symbol in a gram (FULL_BITS or SMALL_BITS). */
+  private bits = FULL_BITS;
 
   /**
-   * `textOf(p)` gives text p; it is called once per text here, and again only
-   * to check a term holding a character outside the alphabet. `lengthHint`:
-   * about the characters of all texts, so that the symbol array is allocated
-   * once: at 1,000,000 clients every 64 MB allocated outside the heap costs a
-   * full GC of a heap near 1 GB, so growing it by copies costs seconds.
+   * Each field's string is read once per text here, its symbols written
+   * straight into the symbol array: joining the fields into one string per
+   * text first (a tree of five parts, flattened by the first charCodeAt) cost
+   * a copy and its garbage per client. The text as a string (`textOf`) is made
+   * again only to check a term holding a character outside the alphabet.
+   * `lengthHint`: about the characters of all texts, so that the symbol array
+   * is allocated once: at 1,000,000 clients every 64 MB allocated outside the
+   * heap costs a full GC of a heap near 1 GB, so growing it by copies costs
+   * seconds.
    */
   constructor(
     readonly count: number,
-    private readonly textOf: (position: number) => string,
+    private readonly fields: readonly TextField[],
     lengthHint = count * 32,
   ) {
     this.chooseAlphabet();
     this.starts = new Int32Array(count + 1);
+    const symbolOf = this.symbolOf;
+    const separator = symbolOf[FIELD_SEPARATOR.charCodeAt(0)]!;
     let symbols = new Uint8Array(Math.max(64, lengthHint));
     let length = 0;
     for (let p = 0; p < count; p++) {
-      const text = textOf(p);
-      if (length + text.length > symbols.length) {
-        const grown = new Uint8Array(Math.max(length + text.length, Math.ceil(symbols.length * 1.5)));
-        grown.set(symbols.subarray(0, length));
-        symbols = grown;
+      for (let f = 0; f < fields.length; f++) {
+        const field = fields[f]!;
+        const text = field.of(p);
+        // Room for the whole string and a separator, whatever a digits-only field keeps of it.
+        if (length + text.length + 1 > symbols.length) {
+          const grown = new Uint8Array(Math.max(length + text.length + 1, Math.ceil(symbols.length * 1.5)));
+          grown.set(symbols.subarray(0, length));
+          symbols = grown;
+        }
+        if (f > 0) symbols[length++] = separator;
+        if (field.digitsOnly) {
+          for (let k = 0; k < text.length; k++) {
+            const code = text.charCodeAt(k);
+            if (code >= 48 && code <= 57) symbols[length++] = symbolOf[code]!;
+          }
+        } else {
+          for (let k = 0; k < text.length; k++) symbols[length + k] = symbolOf[text.charCodeAt(k)]!;
+          length += text.length;
+        }
       }
-      for (let k = 0; k < text.length; k++) symbols[length + k] = this.symbolOf[text.charCodeAt(k)]!;
-      length += text.length;
       this.starts[p + 1] = length;
     }
     // A view, not a copy: the slack is small (the hint is close) and a copy would be one more large allocation.
     this.symbols = symbols.subarray(0, length);
     this.words = wordsFor(count);
-    this.tables = buildTables(this.symbols, this.starts, this.words);
+    this.tables = buildTables(this.symbols, this.starts, this.words, this.bits);
+  }
+
+  /** Text p as a string: its fields joined by FIELD_SEPARATOR. */
+  private textOf(position: number): string {
+    return this.fields.map((field) => (field.digitsOnly ? phoneDigits(field.of(position)) : field.of(position))).join(FIELD_SEPARATOR);
   }
 
   /** Positions of the texts containing `term` (non-empty). Exact. */
@@ -120,11 +160,11 @@ export class NgramIndex {
       termSymbols[i] = this.symbolOf[term.charCodeAt(i)]!;
       if (termSymbols[i] === 0) other = true;
     }
-    if (m <= 3 && !other) return { set: this.gramSet(m, gramOf(termSymbols, 0, m)), computed: false };
+    if (m <= 3 && !other) return { set: this.gramSet(m, gramOf(termSymbols, 0, m, this.bits)), computed: false };
 
     const n = Math.min(3, m);
     const sets: PositionSet[] = [];
-    for (let i = 0; i + n <= m; i++) sets.push(this.gramSet(n, gramOf(termSymbols, i, n)));
+    for (let i = 0; i + n <= m; i++) sets.push(this.gramSet(n, gramOf(termSymbols, i, n, this.bits)));
     sets.sort((a, b) => a.size - b.size);
     if (sets[0]!.size === 0) return { set: EMPTY_SET, computed: true };
     const confirm = (position: number): boolean => (other ? this.textOf(position).includes(term) : this.holds(position, termSymbols));
@@ -182,23 +222,27 @@ export class NgramIndex {
     if (size === 0) return EMPTY_SET;
     const slot = table.denseSlot[gram]!;
     if (slot >= 0) return new BitPositions(table.bits.subarray(slot * this.words, (slot + 1) * this.words), size);
-    return new SortedPositions(table.postings.subarray(table.offsets[gram]!, table.offsets[gram + 1]!));
+    return new SortedPositions(table.postings.subarray(table.offsets[gram]!, table.offsets[gram]! + size));
   }
 
-  /** The SYMBOLS-1 most frequent code units of a sample of the texts get their own symbol (1..63). */
+  /** The SYMBOLS-1 most frequent code units of a sample of the texts get their own symbol (1..63); sets the bits per symbol. */
   private chooseAlphabet(): void {
+    // Only the codes met are listed and sorted: a loop over all 65,536 codes
+    // runs in the interpreter at start-up, a cost even at 1,000 clients.
     const counts = new Float64Array(65536);
+    const codes: number[] = [];
     const step = Math.max(1, Math.floor(this.count / ALPHABET_SAMPLE));
     for (let p = 0; p < this.count; p += step) {
       const text = this.textOf(p);
-      for (let i = 0; i < text.length; i++) counts[text.charCodeAt(i)]!++;
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (counts[code]!++ === 0) codes.push(code);
+      }
     }
-    const codes: number[] = [];
-    for (let code = 0; code < 65536; code++) if (counts[code]! > 0) codes.push(code);
-    codes
-      .sort((a, b) => counts[b]! - counts[a]! || a - b)
-      .slice(0, SYMBOLS - 1)
-      .forEach((code, i) => (this.symbolOf[code] = i + 1));
+    const chosen = codes.sort((a, b) => counts[b]! - counts[a]! || a - b).slice(0, SYMBOLS - 1);
+    chosen.forEach((code, i) => (this.symbolOf[code] = i + 1));
+    // Symbols 1..15 (and 0, "other") fit SMALL_BITS: a small alphabet gives small tables.
+    this.bits = chosen.length < 1 << SMALL_BITS ? SMALL_BITS : FULL_BITS;
   }
 }
 
@@ -208,10 +252,17 @@ export class NgramIndex {
  * 1/32 of the texts gets a bitset (smaller than its positions), the others a
  * run of positions.
  */
-function buildTables(symbols: Uint8Array, starts: Int32Array, words: number): [GramTable, GramTable, GramTable] {
+function buildTables(symbols: Uint8Array, starts: Int32Array, words: number, bits: number): [GramTable, GramTable, GramTable] {
   const texts = starts.length - 1;
+  const GRAM_SLOTS = [1 << bits, 1 << (2 * bits), 1 << (3 * bits)] as const;
   const [size1, size2, size3] = GRAM_SLOTS.map((slots) => new Int32Array(slots)) as [Int32Array, Int32Array, Int32Array];
   const [seen1, seen2, seen3] = GRAM_SLOTS.map((slots) => new Int32Array(slots).fill(-1)) as [Int32Array, Int32Array, Int32Array];
+  // The grams met, in the order met: the tables are laid out by walking these
+  // rather than all 262,144 trigram slots, which (run once, cold, in the
+  // interpreter) cost tens of milliseconds of every start-up, even at 1,000 clients.
+  const used1: number[] = [];
+  const used2: number[] = [];
+  const used3: number[] = [];
   const mask2 = GRAM_SLOTS[1] - 1;
   const mask3 = GRAM_SLOTS[2] - 1;
   // Written out for the three lengths rather than through a callback: this
@@ -223,39 +274,30 @@ function buildTables(symbols: Uint8Array, starts: Int32Array, words: number): [G
     let gram3 = 0;
     for (let i = start; i < end; i++) {
       const symbol = symbols[i]!;
-      gram2 = ((gram2 << 6) | symbol) & mask2;
-      gram3 = ((gram3 << 6) | symbol) & mask3;
+      gram2 = ((gram2 << bits) | symbol) & mask2;
+      gram3 = ((gram3 << bits) | symbol) & mask3;
       if (seen1[symbol] !== position) {
         seen1[symbol] = position;
-        size1[symbol]!++;
+        if (size1[symbol]!++ === 0) used1.push(symbol);
       }
       if (i > start && seen2[gram2] !== position) {
         seen2[gram2] = position;
-        size2[gram2]!++;
+        if (size2[gram2]!++ === 0) used2.push(gram2);
       }
       if (i > start + 1 && seen3[gram3] !== position) {
         seen3[gram3] = position;
-        size3[gram3]!++;
+        if (size3[gram3]!++ === 0) used3.push(gram3);
       }
     }
   }
 
-  const [table1, table2, table3] = [size1, size2, size3].map((sizes) => {
-    const slots = sizes.length;
-    const offsets = new Int32Array(slots + 1);
-    const denseSlot = new Int32Array(slots).fill(-1);
-    let dense = 0;
-    for (let g = 0; g < slots; g++) {
-      const isDense = sizes[g]! * 32 > texts;
-      if (isDense) denseSlot[g] = dense++;
-      offsets[g + 1] = offsets[g]! + (isDense ? 0 : sizes[g]!);
-    }
-    return { sizes, offsets, postings: new Int32Array(offsets[slots]!), denseSlot, bits: new Int32Array(dense * words) };
-  }) as [GramTable, GramTable, GramTable];
+  const table1 = layOut(size1, used1, texts, words);
+  const table2 = layOut(size2, used2, texts, words);
+  const table3 = layOut(size3, used3, texts, words);
 
-  const fill1 = table1.offsets.slice(0, -1);
-  const fill2 = table2.offsets.slice(0, -1);
-  const fill3 = table3.offsets.slice(0, -1);
+  const fill1 = table1.offsets.slice();
+  const fill2 = table2.offsets.slice();
+  const fill3 = table3.offsets.slice();
   seen1.fill(-1);
   seen2.fill(-1);
   seen3.fill(-1);
@@ -268,8 +310,8 @@ function buildTables(symbols: Uint8Array, starts: Int32Array, words: number): [G
     let gram3 = 0;
     for (let i = start; i < end; i++) {
       const symbol = symbols[i]!;
-      gram2 = ((gram2 << 6) | symbol) & mask2;
-      gram3 = ((gram3 << 6) | symbol) & mask3;
+      gram2 = ((gram2 << bits) | symbol) & mask2;
+      gram3 = ((gram3 << bits) | symbol) & mask3;
       if (seen1[symbol] !== position) {
         seen1[symbol] = position;
         const slot = table1.denseSlot[symbol]!;
@@ -293,9 +335,31 @@ function buildTables(symbols: Uint8Array, starts: Int32Array, words: number): [G
   return [table1, table2, table3];
 }
 
-function gramOf(symbols: Uint8Array, at: number, n: number): number {
+/**
+ * One gram length's table, its grams given by `used`: a gram in more than 1/32
+ * of the texts gets a bitset (smaller than its positions), the others a run of
+ * positions in `postings`, runs in the order the grams were met.
+ */
+function layOut(sizes: Int32Array, used: readonly number[], texts: number, words: number): GramTable {
+  const offsets = new Int32Array(sizes.length);
+  const denseSlot = new Int32Array(sizes.length).fill(-1);
+  let dense = 0;
+  let sparse = 0;
+  for (let k = 0; k < used.length; k++) {
+    const gram = used[k]!;
+    if (sizes[gram]! * 32 > texts) {
+      denseSlot[gram] = dense++;
+    } else {
+      offsets[gram] = sparse;
+      sparse += sizes[gram]!;
+    }
+  }
+  return { sizes, offsets, postings: new Int32Array(sparse), denseSlot, bits: new Int32Array(dense * words) };
+}
+
+function gramOf(symbols: Uint8Array, at: number, n: number, bits: number): number {
   let gram = 0;
-  for (let i = at; i < at + n; i++) gram = gram * SYMBOLS + symbols[i]!;
+  for (let i = at; i < at + n; i++) gram = (gram << bits) | symbols[i]!;
   return gram;
 }
 
@@ -392,25 +456,19 @@ export class SearchIndex {
         c.PersonalInfo.FullName.length + c.PersonalInfo.PersonalId.length + c.ContactInfo.Email.length + 2 * c.ContactInfo.Phone.length + 4;
     }
     const hint = Math.ceil(rawLength * 1.02) + 64;
+    const phone: TextField = { of: (i) => clients[i]!.ContactInfo.Phone, digitsOnly: true };
     this.fields = new NgramIndex(
       clients.length,
-      (i) => {
-        const c = clients[i]!;
-        return (
-          (foldedNames?.[i] ?? foldField(c.PersonalInfo.FullName)) +
-          FIELD_SEPARATOR +
-          foldField(c.PersonalInfo.PersonalId) +
-          FIELD_SEPARATOR +
-          foldField(c.ContactInfo.Email) +
-          FIELD_SEPARATOR +
-          foldField(c.ContactInfo.Phone) +
-          FIELD_SEPARATOR +
-          phoneDigits(c.ContactInfo.Phone)
-        );
-      },
+      [
+        { of: foldedNames ? (i) => foldedNames[i]! : (i) => foldField(clients[i]!.PersonalInfo.FullName) },
+        { of: (i) => foldField(clients[i]!.PersonalInfo.PersonalId) },
+        { of: (i) => foldField(clients[i]!.ContactInfo.Email) },
+        { of: (i) => foldField(clients[i]!.ContactInfo.Phone) },
+        phone,
+      ],
       hint,
     );
-    this.phones = new NgramIndex(clients.length, (i) => phoneDigits(clients[i]!.ContactInfo.Phone), clients.length * 12);
+    this.phones = new NgramIndex(clients.length, [phone], clients.length * 12);
   }
 
   /** Positions matching a normalized, non-empty term. */
