@@ -27,6 +27,8 @@ export interface RequestContext {
 export interface BodyRecipe {
   make(): Buffer;
   heldBytes: number;
+  /** make() assembles new bytes (a list page), rather than returning a slice of bytes kept anyway (a Detail). */
+  copies: boolean;
 }
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';

@@ -36,6 +36,8 @@ interface CachedResponse {
   route: RouteMatch;
   /** The first answer went through mock controls (not a 400/401 before them): hits get LATENCY_MS and ERROR_RATE too. */
   faulted: boolean;
+  /** Hits served by remaking the body from its recipe; at KEEP_BYTES_AFTER_REMAKES the bytes are kept instead. */
+  remakes: number;
   /** An error answer's Code and named parameter, for the request line of a hit (request-context.ts). */
   errorCode: string | undefined;
   errorParam: string | undefined;
@@ -59,6 +61,14 @@ const CACHEABLE_STATUS = new Set([200, 400, 404]);
  * for list pages); the count errs high, never low, so CACHE_MB holds.
  */
 const ENTRY_OVERHEAD_BYTES = 768;
+/**
+ * A recipe costs a page's copy on every hit (~5-15 µs for 25-100 clients). An
+ * answer asked for this often is kept as its bytes from then on: the few hot
+ * URLs of a page a frontend polls are written straight from memory, while the
+ * long tail of varied traffic stays small recipes, so CACHE_MB still holds
+ * many of them.
+ */
+const KEEP_BYTES_AFTER_REMAKES = 8;
 
 /** Bytes an entry holds, as counted against CACHE_MB: body, key, header names and values, overhead. */
 function entryBytes(key: string, entry: CachedResponse): number {
@@ -117,7 +127,7 @@ export class ResponseCache {
       if (res.destroyed) return;
       // X-Request-Id first, where beginRequest's caller put it on the miss.
       res.writeHead(entry.status, [REQUEST_ID_HEADER, context.id, ...entry.headers]);
-      res.end(Buffer.isBuffer(entry.body) ? entry.body : entry.body.make());
+      res.end(this.bodyOf(key, entry));
     };
     if (fault.delayMs > 0) setTimeout(write, fault.delayMs);
     else write();
@@ -148,12 +158,32 @@ export class ResponseCache {
             if (!NOT_REPLAYED.has(name.toLowerCase()) && value !== undefined) headers.push(name, value);
           }
           const { errorCode, errorParam } = contextOf(req);
-          this.store(key, { status: res.statusCode, headers, body, route, faulted: this.faults.hasDecided(req), errorCode, errorParam });
+          this.store(key, {
+            status: res.statusCode,
+            headers,
+            body,
+            route,
+            faulted: this.faults.hasDecided(req),
+            errorCode,
+            errorParam,
+            remakes: 0,
+          });
         }
         return end(...args);
       };
       next();
     };
+  }
+
+  /** The entry's bytes: kept, or remade from its recipe (and kept from the KEEP_BYTES_AFTER_REMAKES-th time on). */
+  private bodyOf(key: string, entry: CachedResponse): Buffer {
+    if (Buffer.isBuffer(entry.body)) return entry.body;
+    const body = entry.body.make();
+    // A Detail's bytes are a slice of the views' arena: nothing is assembled, nothing to save.
+    if (entry.body.copies && ++entry.remakes >= KEEP_BYTES_AFTER_REMAKES && this.entries.get(key) === entry) {
+      this.store(key, { ...entry, body });
+    }
+    return body;
   }
 
   private store(key: string, entry: CachedResponse): void {

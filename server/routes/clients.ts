@@ -48,6 +48,7 @@ function listPage<Page extends ClientSimplePage | ClientExtendedPage>(
     contextOf(req).remake = {
       make: () => parts.join(view, positions, head, ']}'),
       heldBytes: 8 * positions.length + 2 * head.length + 160,
+      copies: true,
     };
     sendJson(res, parts.join(view, positions, head, ']}'));
   };
@@ -69,7 +70,7 @@ export function clientHandlers(
       if (objectPath) res.json(store.sorted[position]);
       else {
         // The bytes are a slice of the views' arena: a cached copy holds nothing more.
-        contextOf(req).remake = { make: () => parts.bytes('ClientDetail', position), heldBytes: 96 };
+        contextOf(req).remake = { make: () => parts.bytes('ClientDetail', position), heldBytes: 96, copies: false };
         sendJson(res, parts.bytes('ClientDetail', position));
       }
     },

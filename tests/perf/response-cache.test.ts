@@ -199,6 +199,22 @@ describe('list pages are kept as the positions of their clients, not their bytes
   });
 });
 
+describe('a page asked for often is kept as its bytes', () => {
+  test('GET an Extended page of 25 ten times → its bytes are kept from the eighth hit on, and every hit is the same bytes', async () => {
+    const cache = cached.app.cache!;
+    const target = '/api/v1/Client/Extended?page=4&pageSize=25';
+    const first = await rawGet(cached.baseUrl, target, KEY);
+    const usedAfterMiss = cache.usedBytes;
+
+    const hits = [];
+    for (let i = 0; i < 9; i++) hits.push(await rawGet(cached.baseUrl, target, KEY));
+
+    for (const hit of hits) expect(hit.stable).toBe(first.stable);
+    // The recipe held a few hundred bytes; the kept bytes are the whole body.
+    expect(cache.usedBytes - usedAfterMiss).toBeGreaterThan(Buffer.byteLength(first.body) - 1024);
+  });
+});
+
 describe('an answer larger than the whole cache', () => {
   let tiny: TestServer;
   beforeAll(async () => {
