@@ -44,7 +44,7 @@ function listPage<Page extends ClientSimplePage | ClientExtendedPage>(
       return;
     }
     const head = `{"Page":${query.page},"PageSize":${query.pageSize},"Results":[`;
-    // A cached copy of this page keeps the positions, not the bytes: about 50 bytes instead of up to 70 kB.
+    // A cached copy of this page keeps the positions, not the bytes: 8 bytes a client instead of 180-1,000.
     contextOf(req).remake = {
       make: () => parts.join(view, positions, head, ']}'),
       heldBytes: 8 * positions.length + 2 * head.length + 160,
