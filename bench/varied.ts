@@ -237,7 +237,7 @@ export function renderVaried(result: VariedResult): string {
     '|---|---:|---|',
     ...Object.entries(result.ratios).map(([name, value]) => {
       const goal = TARGETS_TO_MEET.find(([goalName]) => goalName === name);
-      const verdict = goal ? `≥ ${goal[1]}× ${value >= goal[1] ? 'met' : `not met (${(goal[1] / value).toFixed(1)}× short)`}` : '';
+      const verdict = goal ? `≥ ${goal[1]}× ${value >= goal[1] ? 'met' : `not met (${(goal[1] / value).toFixed(2)}× short)`}` : '';
       return `| ${name} | ${value.toFixed(2)}× | ${verdict} |`;
     }),
   ];
