@@ -26,8 +26,12 @@ import { checkRawQuery, openApiValidator } from './validator';
 export interface App {
   (req: IncomingMessage, res: ServerResponse): void;
   cache: ResponseCache | undefined;
-  /** Makes the client views in the background (projections.ts, prebuild) until done or `signal` aborts; a listening server calls it once ready. */
-  prebuildViews(signal?: AbortSignal): Promise<void>;
+  /**
+   * The work a listening server does once ready, in slices between requests
+   * (background.ts) until done or `signal` aborts: the search index's frequent
+   * substrings (store.ts), then the client views (projections.ts).
+   */
+  prebuild(signal?: AbortSignal): Promise<void>;
 }
 
 // Stores are immutable and tests build many apps over one store: its parts are made once.
@@ -184,7 +188,11 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
     res.setHeader(REQUEST_ID_HEADER, context.id);
     app(req as express.Request, res as express.Response);
   };
-  return Object.assign(handler, { cache, prebuildViews: (signal?: AbortSignal) => parts.prebuild(signal) });
+  const prebuild = async (signal?: AbortSignal) => {
+    await store.prebuildSearch(signal);
+    await parts.prebuild(signal);
+  };
+  return Object.assign(handler, { cache, prebuild });
 }
 
 /**

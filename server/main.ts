@@ -99,8 +99,8 @@ async function runWorker(config: Readonly<Config>, watch: boolean): Promise<void
   );
   if (cluster.isPrimary) process.stdout.write(startupLine(config, running.port, clients) + (watch ? '  watching for changes' : '') + '\n');
   else process.send?.({ ready: running.port, clients });
-  // Ready first, then the client views, in slices between requests (projections.ts).
-  void app.prebuildViews();
+  // Ready first, then the search index's frequent pieces and the client views, in slices between requests (background.ts).
+  void app.prebuild();
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'stopping: draining in-flight requests');

@@ -60,15 +60,15 @@ export async function startServer(options: Readonly<ConfigOptions> = {}): Promis
   const running = await startHttpServer(mock.app, mock.config.port, mock.config.host, mock.logger, {
     maxConnections: mock.config.maxConnections,
   });
-  // Listening first, then the client views, in slices between requests (projections.ts); close() stops them.
-  const views = new AbortController();
-  void mock.app.prebuildViews(views.signal);
+  // Listening first, then the background work, in slices between requests (background.ts); close() stops it.
+  const background = new AbortController();
+  void mock.app.prebuild(background.signal);
   const host = mock.config.host === '0.0.0.0' || mock.config.host === '::' ? '127.0.0.1' : mock.config.host;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${running.port}`,
     port: running.port,
     close: async () => {
-      views.abort();
+      background.abort();
       await running.stop();
     },
   };

@@ -1,6 +1,7 @@
 // The three views of one client. Simple and Extended are cut from the Detail
 // record and share its nested objects, so the same client shows the same
 // values everywhere by construction.
+import { inSlices } from './background';
 import type { ClientDetail, ClientExtended, ClientSimple } from '../contract/wire-types';
 
 export function toSimple(client: ClientDetail): ClientSimple {
@@ -56,9 +57,6 @@ const CHUNK_BYTES = 1 << 20;
 // The background build stops here (about 130,000 clients' three views); beyond, views are made on first use.
 // 100,000 clients take ~195 MB; a million would take ~1.9 GB, which nobody asked for by starting the server.
 export const PREBUILD_MAX_BYTES = 256 * CHUNK_BYTES;
-// One slice of the background build: a request waits at most about this long behind it
-// (a client's three views take ~30-60 µs, and the clock is read every 8 clients).
-const PREBUILD_SLICE_MS = 1;
 const VIEWS: readonly ClientView[] = ['ClientSimple', 'ClientExtended', 'ClientDetail'];
 
 /**
@@ -143,20 +141,16 @@ export class ClientParts {
 
   private build(signal: AbortSignal | undefined, maxBytes: number): Promise<void> {
     let position = 0;
-    const more = () => position < this.clients.length && this.held < maxBytes && !signal?.aborted;
-    return new Promise((resolve) => {
-      const slice = () => {
-        const until = performance.now() + PREBUILD_SLICE_MS;
-        while (more()) {
-          for (const view of VIEWS) if (this.tables[view].length[position] === 0) this.make(view, position);
-          position++;
-          if ((position & 7) === 0 && performance.now() >= until) break;
-        }
-        if (more()) setImmediate(slice);
-        else resolve();
-      };
-      setImmediate(slice);
-    });
+    const more = () => position < this.clients.length && this.held < maxBytes;
+    return inSlices((until) => {
+      while (more()) {
+        for (const view of VIEWS) if (this.tables[view].length[position] === 0) this.make(view, position);
+        position++;
+        // A client's three views take ~30-60 µs: the clock is read every 8 clients.
+        if ((position & 7) === 0 && performance.now() >= until) break;
+      }
+      return !more();
+    }, signal);
   }
 
   private make(view: ClientView, position: number): void {

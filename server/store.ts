@@ -135,6 +135,11 @@ export class ClientStore {
     return this.sorted.length;
   }
 
+  /** The search index's background part (search-index.ts, prebuild): answers stay the same, frequent terms get cheaper. */
+  prebuildSearch(signal?: AbortSignal): Promise<void> {
+    return this.search.prebuild(signal);
+  }
+
   byId(id: string): ClientDetail | undefined {
     const position = this.byIdIndex.get(id);
     return position === undefined ? undefined : this.sorted[position];

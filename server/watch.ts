@@ -63,7 +63,7 @@ export function watchApp(config: Readonly<Config>, logger: Logger, initial: App,
   const reload = async (): Promise<void> => {
     try {
       current = (await loadApp(config, logger)).app;
-      void current.prebuildViews();
+      void current.prebuild();
       report(`reloaded ${files.map((file) => path.basename(file)).join(' and ')}`);
     } catch (error) {
       report(`reload failed, still serving the last good version: ${oneLine(error)}`);
@@ -89,7 +89,7 @@ export function watchApp(config: Readonly<Config>, logger: Logger, initial: App,
   const handler = (req: IncomingMessage, res: ServerResponse) => current(req, res);
   const app = Object.defineProperties(handler, {
     cache: { get: () => current.cache },
-    prebuildViews: { value: (signal?: AbortSignal) => current.prebuildViews(signal) },
+    prebuild: { value: (signal?: AbortSignal) => current.prebuild(signal) },
   }) as unknown as App;
   return {
     app,
