@@ -101,7 +101,7 @@ async function loadUrls(
 }
 
 /** Ids, names, e-mails, phones, staff and locations read from the served API (random pages of 100). */
-async function sampleServed(port: number, clients: number, seed: number): Promise<TrafficSample> {
+export async function sampleServed(port: number, clients: number, seed: number): Promise<TrafficSample> {
   const random = seededRandom(seed);
   const pages = Math.ceil(clients / 100);
   const wanted = new Set<number>();
