@@ -48,11 +48,6 @@ export class FrequentSubstrings {
     private readonly bits: number,
   ) {}
 
-  /** Number of substrings with postings. */
-  get size(): number {
-    return this.sets.filter((set) => set !== EMPTY_SET).length;
-  }
-
   /** The exact postings of `term` (symbols, none 0) when it is one of the frequent substrings. */
   exact(term: Uint8Array): PositionSet | undefined {
     if (term.length < 4) return undefined;
