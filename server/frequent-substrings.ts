@@ -15,7 +15,7 @@
 // chosen ones are then exact, from one pass over every text, as sorted
 // positions or, when dense, bitsets. A sample that chose badly
 // costs speed, never an answer: a term that is no node is checked text by text.
-import { BitPositions, EMPTY_SET, popcount, SortedPositions, wordsFor, type PositionSet } from './position-set';
+import { BitPositions, bitPositions, EMPTY_SET, popcount, SortedPositions, wordsFor, type PositionSet } from './position-set';
 
 /** A substring in more than 1/FREQUENT_SHARE of the (sampled) texts gets its postings. */
 const FREQUENT_SHARE = 64;
@@ -251,16 +251,7 @@ function* collectPostings(
       sets.push(new BitPositions(own, size));
       dense++;
     } else {
-      const own = postings.subarray(sparse, sparse + size);
-      let at = 0;
-      for (let w = 0; w < words; w++) {
-        let left = from[w]!;
-        while (left !== 0) {
-          const low = left & -left;
-          left ^= low;
-          own[at++] = (w << 5) + 31 - Math.clz32(low);
-        }
-      }
+      const own = bitPositions(from, size, postings.subarray(sparse, sparse + size));
       sets.push(size === 0 ? EMPTY_SET : new SortedPositions(own));
       sparse += size;
     }

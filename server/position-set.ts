@@ -69,6 +69,20 @@ export class BitPositions implements PositionSet {
 
 export const EMPTY_SET: PositionSet = new SortedPositions(new Int32Array(0));
 
+/** The positions of the `size` bits set in `words`, ascending, written to `out` (a new array by default). */
+export function bitPositions(words: Int32Array, size: number, out = new Int32Array(size)): Int32Array {
+  let at = 0;
+  for (let i = 0; i < words.length; i++) {
+    let word = words[i]!;
+    while (word !== 0) {
+      const low = word & -word;
+      word ^= low;
+      out[at++] = (i << 5) + 31 - Math.clz32(low);
+    }
+  }
+  return out;
+}
+
 /** Words needed for a bitset over `count` positions. */
 export function wordsFor(count: number): number {
   return (count + 31) >>> 5;

@@ -26,7 +26,17 @@ import type { ClientDetail } from '../contract/wire-types';
 import { foldText, phoneDigits } from '../contract/text-folding';
 import { generatorInSlices } from './background';
 import { FrequentSubstrings } from './frequent-substrings';
-import { BitPositions, bytesOf, EMPTY_SET, popcount, positionSetOf, SortedPositions, wordsFor, type PositionSet } from './position-set';
+import {
+  BitPositions,
+  bitPositions,
+  bytesOf,
+  EMPTY_SET,
+  popcount,
+  positionSetOf,
+  SortedPositions,
+  wordsFor,
+  type PositionSet,
+} from './position-set';
 
 // Fields are joined by a tab: no field holds one and normalizeTerm turns every
 // tab into a space, so a term can never match across two fields.
@@ -402,25 +412,10 @@ function gramOf(symbols: Uint8Array, at: number, n: number, bits: number): numbe
   return gram;
 }
 
-// The helpers below return typed arrays, never arrays of numbers: at
+// The helpers below (and bitPositions) return typed arrays, never arrays of numbers: at
 // 1,000,000 clients a list of 20,000 matches as a JS array is a large object
 // in the old generation, and enough of them start a full GC of a 0.9 GB heap,
 // whose marking steps (10-20 ms) are what a search's p99 then measures.
-
-/** The positions of the `size` bits set, ascending. */
-function bitPositions(words: Int32Array, size: number): Int32Array {
-  const out = new Int32Array(size);
-  let at = 0;
-  for (let i = 0; i < words.length; i++) {
-    let word = words[i]!;
-    while (word !== 0) {
-      const low = word & -word;
-      word ^= low;
-      out[at++] = (i << 5) + 31 - Math.clz32(low);
-    }
-  }
-  return out;
-}
 
 /** Ascending a ∩ ascending b; walks the shorter one and gallops through the longer. */
 function intersect(a: ArrayLike<number>, b: ArrayLike<number>): Int32Array {
