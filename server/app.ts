@@ -29,7 +29,8 @@ export interface App {
   /**
    * The work a listening server does once ready, in slices between requests
    * (background.ts) until done or `signal` aborts: the search index's frequent
-   * substrings (store.ts), then the client views (projections.ts).
+   * substrings (store.ts), then the records as JSON outside the heap
+   * (client-records.ts), then the client views (projections.ts).
    */
   prebuild(signal?: AbortSignal): Promise<void>;
 }
@@ -59,7 +60,7 @@ function clientParts(store: ClientStore, spec: OpenApiDocument, validate: boolea
       if (!validator(client)) throw new Error(`client ${position} as ${view}${describeSchemaError(validator.errors?.[0])}`);
     };
   }
-  const parts = new ClientParts(store.sorted, check);
+  const parts = new ClientParts(store.records, check);
   partsOf.set(store, { parts, validated: validate });
   return parts;
 }
@@ -190,6 +191,8 @@ export function createApp(config: Readonly<Config>, store: ClientStore, logger: 
   };
   const prebuild = async (signal?: AbortSignal) => {
     await store.prebuildSearch(signal);
+    // Before the views: every full GC until then marks the records again, and the views' build is long enough to see several.
+    await store.compact(signal);
     await parts.prebuild(signal);
   };
   return Object.assign(handler, { cache, prebuild });

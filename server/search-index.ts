@@ -101,6 +101,11 @@ export interface TextField {
   digitsOnly?: boolean;
 }
 
+/** Text p as a string: its fields joined by FIELD_SEPARATOR. */
+function textOf(fields: readonly TextField[], position: number): string {
+  return fields.map((field) => (field.digitsOnly ? phoneDigits(field.of(position)) : field.of(position))).join(FIELD_SEPARATOR);
+}
+
 /** An n-gram index over one text per client (positions are 0..count-1): the client's fields joined by FIELD_SEPARATOR. */
 export class NgramIndex {
   /** Symbol of each UTF-16 code unit (0 = outside the alphabet). */
@@ -113,6 +118,13 @@ export class NgramIndex {
   /** Built after ready (frequentPieces); until then, terms are answered without it. */
   private frequent: FrequentSubstrings | undefined;
   private readonly separator: number;
+  /**
+   * The texts holding a character outside the alphabet (symbol 0), by
+   * position: the only texts a term holding such a character can match, and
+   * few by the alphabet's choice. The index keeps no other copy of the texts
+   * (nor the records they come from): the symbols stand for the rest.
+   */
+  private readonly otherTexts = new Map<number, string>();
   /** Bits per symbol in a gram (FULL_BITS or SMALL_BITS). */
   private bits = FULL_BITS;
 
@@ -121,7 +133,8 @@ export class NgramIndex {
    * straight into the symbol array: joining the fields into one string per
    * text first (a tree of five parts, flattened by the first charCodeAt) cost
    * a copy and its garbage per client. The text as a string (`textOf`) is made
-   * again only to check a term holding a character outside the alphabet.
+   * again only for the texts holding a character outside the alphabet
+   * (otherTexts); `fields` is not kept, nor the records it reads.
    * `lengthHint`: about the characters of all texts, so that the symbol array
    * is allocated once: at 1,000,000 clients every 64 MB allocated outside the
    * heap costs a full GC of a heap near 1 GB, so growing it by copies costs
@@ -129,16 +142,17 @@ export class NgramIndex {
    */
   constructor(
     readonly count: number,
-    private readonly fields: readonly TextField[],
+    fields: readonly TextField[],
     lengthHint = count * 32,
   ) {
-    this.chooseAlphabet();
+    this.chooseAlphabet(fields);
     this.starts = new Int32Array(count + 1);
     const symbolOf = this.symbolOf;
     const separator = symbolOf[FIELD_SEPARATOR.charCodeAt(0)]!;
     let symbols = new Uint8Array(Math.max(64, lengthHint));
     let length = 0;
     for (let p = 0; p < count; p++) {
+      const from = length;
       for (let f = 0; f < fields.length; f++) {
         const field = fields[f]!;
         const text = field.of(p);
@@ -160,6 +174,12 @@ export class NgramIndex {
         }
       }
       this.starts[p + 1] = length;
+      for (let k = from; k < length; k++) {
+        if (symbols[k] === 0) {
+          this.otherTexts.set(p, textOf(fields, p));
+          break;
+        }
+      }
     }
     // A view, not a copy: the slack is small (the hint is close) and a copy would be one more large allocation.
     this.symbols = symbols.subarray(0, length);
@@ -178,11 +198,6 @@ export class NgramIndex {
       separator: this.separator,
       trigramSizes: this.tables[2].sizes,
     });
-  }
-
-  /** Text p as a string: its fields joined by FIELD_SEPARATOR. */
-  private textOf(position: number): string {
-    return this.fields.map((field) => (field.digitsOnly ? phoneDigits(field.of(position)) : field.of(position))).join(FIELD_SEPARATOR);
   }
 
   /** Positions of the texts containing `term` (non-empty). Exact. */
@@ -215,7 +230,9 @@ export class NgramIndex {
     }
     sets.sort((a, b) => a.size - b.size);
     if (sets[0]!.size === 0) return { set: EMPTY_SET, computed: true };
-    const confirm = (position: number): boolean => (other ? this.textOf(position).includes(term) : this.holds(position, termSymbols));
+    // A term with a character outside the alphabet can only be in a text holding that character, so in one of otherTexts.
+    const confirm = (position: number): boolean =>
+      other ? (this.otherTexts.get(position)?.includes(term) ?? false) : this.holds(position, termSymbols);
     const lists = sets.filter((set): set is SortedPositions => set instanceof SortedPositions);
     const bitsets = sets.filter((set): set is BitPositions => set instanceof BitPositions);
     if (lists.length === 0) return { set: this.confirmBits(bitsets, confirm), computed: true };
@@ -275,14 +292,14 @@ export class NgramIndex {
   }
 
   /** The SYMBOLS-1 most frequent code units of a sample of the texts get their own symbol (1..63); sets the bits per symbol. */
-  private chooseAlphabet(): void {
+  private chooseAlphabet(fields: readonly TextField[]): void {
     // Only the codes met are listed and sorted: a loop over all 65,536 codes
     // runs in the interpreter at start-up, a cost even at 1,000 clients.
     const counts = new Float64Array(65536);
     const codes: number[] = [];
     const step = Math.max(1, Math.floor(this.count / ALPHABET_SAMPLE));
     for (let p = 0; p < this.count; p += step) {
-      const text = this.textOf(p);
+      const text = textOf(fields, p);
       for (let i = 0; i < text.length; i++) {
         const code = text.charCodeAt(i);
         if (counts[code]!++ === 0) codes.push(code);

@@ -37,10 +37,11 @@ function listPage<Page extends ClientSimplePage | ClientExtendedPage>(
 ): RequestHandler {
   return (req, res) => {
     const query = readListQuery(req.query);
-    const { total, items, positions } = store.page(query);
+    const { total, positions } = store.page(query);
     setPagingHeaders(res, req.path, query, total, publicUrl);
     if (objectPath) {
-      res.json({ Page: query.page, PageSize: query.pageSize, Results: items.map(project) } as Page);
+      const Results = positions.map((position) => project(store.client(position)));
+      res.json({ Page: query.page, PageSize: query.pageSize, Results } as Page);
       return;
     }
     const head = `{"Page":${query.page},"PageSize":${query.pageSize},"Results":[`;
@@ -67,9 +68,9 @@ export function clientHandlers(
       const id = String(req.params.idClient);
       const position = store.positionOf(id.toLowerCase());
       if (position === undefined) throw clientNotFound(id);
-      if (objectPath) res.json(store.sorted[position]);
+      if (objectPath) res.json(store.client(position));
       else {
-        // The bytes are a slice of the views' arena: a cached copy holds nothing more.
+        // The bytes are a slice of the record's JSON (client-records.ts): a cached copy holds nothing more.
         contextOf(req).remake = { make: () => parts.bytes('ClientDetail', position), heldBytes: 96, copies: false };
         sendJson(res, parts.bytes('ClientDetail', position));
       }

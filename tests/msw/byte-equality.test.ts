@@ -17,7 +17,7 @@ interface Case {
 
 /** A deterministic mix of what a frontend sends: lists, filters, pages, details, errors and mock controls. */
 function varied(count: number): Case[] {
-  const clients = testStore(SETTINGS.seed, SETTINGS.clients).sorted;
+  const clients = testStore(SETTINGS.seed, SETTINGS.clients).clients();
   const key = { 'X-Api-Key': API_KEY };
   const someClient = (i: number) => clients[(i * 37) % clients.length]!;
   const makers: ((i: number) => Case)[] = [

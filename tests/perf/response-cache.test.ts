@@ -7,8 +7,8 @@ import { rawGet } from './raw-get';
 
 const KEY = { 'X-Api-Key': API_KEY };
 const store = testStore();
-const someone = store.sorted[123]!;
-const staffed = store.sorted.find((client) => client.Staff && client.Location)!;
+const someone = store.client(123);
+const staffed = store.clients().find((client) => client.Staff && client.Location)!;
 
 interface Case {
   name: string;

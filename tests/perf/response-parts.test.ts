@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 function sampleOf(): TrafficSample {
-  const clients = testStore(SEED, CLIENTS).sorted;
+  const clients = testStore(SEED, CLIENTS).clients();
   return {
     total: clients.length,
     ids: clients.map((c) => c.IdClient),
@@ -45,7 +45,7 @@ test('the assembled answers equal the fully validated object path, byte for byte
     '/api/v1/Client/Simple?page=999&pageSize=100',
     '/api/v1/Client/Extended?filter=%C3%85sa&pageSize=100',
     '/api/v1/Client/Extended?filter=zzzzzz',
-    `/api/v1/Client/Detail/${testStore(SEED, CLIENTS).sorted[0]!.IdClient.toUpperCase()}`,
+    `/api/v1/Client/Detail/${testStore(SEED, CLIENTS).client(0).IdClient.toUpperCase()}`,
   ];
   const statuses = new Set<number>();
   let next = 0;

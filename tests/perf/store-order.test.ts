@@ -48,7 +48,7 @@ function withNames(names: readonly string[], upperIds: readonly boolean[]): Clie
 
 function expectDocumentedOrder(clients: ClientDetail[]): void {
   const store = new ClientStore(clients);
-  expect(store.sorted.map((c) => c.IdClient)).toEqual([...clients].sort(compareClients).map((c) => c.IdClient));
+  expect(store.clients().map((c) => c.IdClient)).toEqual([...clients].sort(compareClients).map((c) => c.IdClient));
 }
 
 describe('list order = compareClients', () => {
@@ -72,7 +72,7 @@ describe('list order = compareClients', () => {
   });
 
   test('an empty data set and a single client', () => {
-    expect(new ClientStore([]).sorted).toEqual([]);
+    expect(new ClientStore([]).clients()).toEqual([]);
     expectDocumentedOrder(base.slice(0, 1));
   });
 });

@@ -29,7 +29,7 @@ async function all(query: string): Promise<ClientExtended[]> {
   return results;
 }
 
-const clients = testStore().sorted;
+const clients = testStore().clients();
 const someStaff = clients.find((c) => c.Staff)!.Staff!;
 const someLocation = clients.find((c) => c.Location)!.Location!;
 const searchable = (c: ClientExtended) => foldText([c.FullName, c.PersonalId, c.Email, c.Phone].join(' | '));

@@ -17,7 +17,7 @@ import { get, startTestServer, testStore, API_KEY, type TestServer } from '../su
 const spec = loadSpec();
 const isErrorDto = new SpecSchemas(spec).validator('ErrorDto');
 const isClientDetail = new SpecSchemas(spec).validator('ClientDetail');
-const KNOWN_ID = testStore().sorted[0]!.IdClient;
+const KNOWN_ID = testStore().client(0).IdClient;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 /** The Code a simulated error of each status carries (openapi.yaml, "Errors"; 500 is INTERNAL_ERROR, Exception included). */
@@ -307,7 +307,7 @@ describe('ERROR_RATE', () => {
   /** Statuses of REQUESTS sequential Client requests on a fresh server: a mix of URLs, cache hits and misses. */
   async function statusPattern(overrides: Parameters<typeof startTestServer>[0]): Promise<number[]> {
     const server = await startTestServer(overrides);
-    const clients = testStore(overrides?.seed ?? 1).sorted;
+    const clients = testStore(overrides?.seed ?? 1).clients();
     try {
       const statuses: number[] = [];
       for (let i = 0; i < REQUESTS; i++) {

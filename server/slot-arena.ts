@@ -1,0 +1,96 @@
+// One UTF-8 string per slot, kept outside the JS heap: written once, end to
+// end, into 1 MB Buffers. The garbage collector marks a handful of Buffers
+// instead of a string per slot, and a slot's bytes go out on the wire with a
+// copy, never an encode.
+
+// Chunks of 1 MB: few enough Buffers for the GC to ignore, small enough that the last one wastes little.
+export const CHUNK_BYTES = 1 << 20;
+
+export class SlotArena {
+  private readonly chunks: Buffer[] = [];
+  /** Bytes written into the last chunk. */
+  private used = 0;
+  private held = 0;
+  /** Slots written, and their bytes. */
+  private filled = 0;
+  private written = 0;
+  /** Per slot: the chunk, the offset in it, the length (0 = not written yet: a slot never holds an empty string). */
+  private readonly chunkOf: Int32Array;
+  private readonly startOf: Int32Array;
+  private readonly lengthOf: Int32Array;
+
+  constructor(readonly slots: number) {
+    this.chunkOf = new Int32Array(slots);
+    this.startOf = new Int32Array(slots);
+    this.lengthOf = new Int32Array(slots);
+  }
+
+  has(slot: number): boolean {
+    return this.lengthOf[slot] !== 0;
+  }
+
+  /** Writes `text` (non-empty) as the slot's bytes; a slot is written once. */
+  put(slot: number, text: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit: with that much room, one pass writes the text whatever it holds.
+    const room = 3 * text.length;
+    let chunk = this.chunks[this.chunks.length - 1];
+    if (chunk === undefined || this.used + room > chunk.length) chunk = this.addChunk(Math.max(CHUNK_BYTES, room));
+    this.chunkOf[slot] = this.chunks.length - 1;
+    this.startOf[slot] = this.used;
+    const length = chunk.write(text, this.used);
+    this.lengthOf[slot] = length;
+    this.used += length;
+    this.filled++;
+    this.written += length;
+  }
+
+  /**
+   * Makes the next chunk at least `bytes` long, for a caller that knows about
+   * how much it will write. V8 counts memory outside the heap and starts a
+   * full GC after every 64 MB or so allocated there: a GB in 1 MB chunks
+   * would cost a dozen full collections of the heap, one chunk a single one.
+   */
+  reserve(bytes: number): void {
+    if (bytes > CHUNK_BYTES) this.addChunk(bytes);
+  }
+
+  private addChunk(bytes: number): Buffer {
+    const chunk = Buffer.allocUnsafeSlow(bytes);
+    this.chunks.push(chunk);
+    this.held += bytes;
+    this.used = 0;
+    return chunk;
+  }
+
+  /** Byte length of a written slot. */
+  length(slot: number): number {
+    return this.lengthOf[slot]!;
+  }
+
+  /** A written slot's bytes, a view into the arena: never write to it. */
+  bytes(slot: number): Buffer {
+    const start = this.startOf[slot]!;
+    return this.chunks[this.chunkOf[slot]!]!.subarray(start, start + this.lengthOf[slot]!);
+  }
+
+  /** Copies a written slot's bytes into `out` at `at`; returns the bytes copied. */
+  copyTo(slot: number, out: Buffer, at: number): number {
+    const start = this.startOf[slot]!;
+    return this.chunks[this.chunkOf[slot]!]!.copy(out, at, start, start + this.lengthOf[slot]!);
+  }
+
+  /** Mean bytes of a written slot (0 before the first). */
+  get meanLength(): number {
+    return this.filled === 0 ? 0 : this.written / this.filled;
+  }
+
+  /** Slots not written yet. */
+  get unfilled(): number {
+    return this.slots - this.filled;
+  }
+
+  /** Bytes held by the chunks. */
+  get heldBytes(): number {
+    return this.held;
+  }
+}
