@@ -179,7 +179,7 @@ export class ResponseCache {
   private bodyOf(key: string, entry: CachedResponse): Buffer {
     if (Buffer.isBuffer(entry.body)) return entry.body;
     const body = entry.body.make();
-    // A Detail's bytes are a slice of the views' arena: nothing is assembled, nothing to save.
+    // A Detail's bytes are a slice of the records' JSON (client-records.ts): nothing is assembled, nothing to save.
     if (entry.body.copies && ++entry.remakes >= KEEP_BYTES_AFTER_REMAKES && this.entries.get(key) === entry) {
       this.store(key, { ...entry, body });
     }
