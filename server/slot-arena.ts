@@ -45,13 +45,15 @@ export class SlotArena {
   }
 
   /**
-   * Makes the next chunk at least `bytes` long, for a caller that knows about
-   * how much it will write. V8 counts memory outside the heap and starts a
-   * full GC after every 64 MB or so allocated there: a GB in 1 MB chunks
-   * would cost a dozen full collections of the heap, one chunk a single one.
+   * Room for at least `bytes` more in the current chunk, in a new one if it
+   * has less, for a caller that knows about how much it will write. V8 counts
+   * memory outside the heap and starts a full GC after every 64 MB or so
+   * allocated there: a GB in 1 MB chunks would cost a dozen full collections
+   * of the heap, one chunk a single one.
    */
   reserve(bytes: number): void {
-    if (bytes > CHUNK_BYTES) this.addChunk(bytes);
+    const chunk = this.chunks[this.chunks.length - 1];
+    if (bytes > CHUNK_BYTES && (chunk === undefined || chunk.length - this.used < bytes)) this.addChunk(bytes);
   }
 
   private addChunk(bytes: number): Buffer {

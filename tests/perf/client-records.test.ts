@@ -54,6 +54,20 @@ test('compact, aborted → the objects stay and answers too; a second call finis
   expect(records.at(29_999)).toEqual(clients[29_999]);
 });
 
+test('compact, aborted after its reservation, then again → room reserved once: the arena holds about the JSON it keeps', async () => {
+  const clients = generateClients(9, 30_000);
+  const records = new ClientRecords(clients);
+  const stop = new AbortController();
+  // ~20 ms: well past the first 1,024 records, after which the rest is reserved in one piece.
+  setTimeout(() => stop.abort(), 20);
+
+  await records.compact(stop.signal);
+  await records.compact();
+
+  const bytes = clients.reduce((sum, client) => sum + Buffer.byteLength(JSON.stringify(client)), 0);
+  expect(records.json.heldBytes).toBeLessThan(bytes * 1.1 + (2 << 20));
+});
+
 test('compact → the store holds none of the objects it was built from', async () => {
   v8.setFlagsFromString('--expose-gc');
   const gc = vm.runInNewContext('gc') as () => void;
