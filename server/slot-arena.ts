@@ -5,12 +5,16 @@
 
 // Chunks of 1 MB: few enough Buffers for the GC to ignore, small enough that the last one wastes little.
 export const CHUNK_BYTES = 1 << 20;
+// A reserved chunk is at most 1 GiB: offsets into a chunk are Int32, and a Buffer may not exceed buffer.constants.MAX_LENGTH.
+const MAX_CHUNK_BYTES = 1 << 30;
 
 export class SlotArena {
   private readonly chunks: Buffer[] = [];
   /** Bytes written into the last chunk. */
   private used = 0;
   private held = 0;
+  /** Bytes reserved (reserve) and not yet allocated. */
+  private reserved = 0;
   /** Slots written, and their bytes. */
   private filled = 0;
   private written = 0;
@@ -34,7 +38,7 @@ export class SlotArena {
     // UTF-8 takes at most 3 bytes per UTF-16 code unit: with that much room, one pass writes the text whatever it holds.
     const room = 3 * text.length;
     let chunk = this.chunks[this.chunks.length - 1];
-    if (chunk === undefined || this.used + room > chunk.length) chunk = this.addChunk(Math.max(CHUNK_BYTES, room));
+    if (chunk === undefined || this.used + room > chunk.length) chunk = this.addChunk(Math.max(CHUNK_BYTES, room, this.nextReserved()));
     this.chunkOf[slot] = this.chunks.length - 1;
     this.startOf[slot] = this.used;
     const length = chunk.write(text, this.used);
@@ -53,7 +57,18 @@ export class SlotArena {
    */
   reserve(bytes: number): void {
     const chunk = this.chunks[this.chunks.length - 1];
-    if (bytes > CHUNK_BYTES && (chunk === undefined || chunk.length - this.used < bytes)) this.addChunk(bytes);
+    const room = chunk === undefined ? 0 : chunk.length - this.used;
+    if (bytes <= Math.max(CHUNK_BYTES, room)) return;
+    // Pieces of at most 1 GiB: the first now, the next when it is full. (The current chunk's room is left unused.)
+    this.reserved = bytes;
+    this.addChunk(this.nextReserved());
+  }
+
+  /** The next piece of the reservation (0 when none is left), taken off it. */
+  private nextReserved(): number {
+    const piece = Math.min(this.reserved, MAX_CHUNK_BYTES);
+    this.reserved -= piece;
+    return piece;
   }
 
   private addChunk(bytes: number): Buffer {
