@@ -9,8 +9,10 @@
 // flat arrays, built in two passes over all three lengths at once with no
 // per-gram objects: sparse grams as sorted positions (CSR: one offsets array,
 // one postings array), dense ones (in more than 1/32 of the texts) as bitsets.
-// The texts are kept as that symbol string only (one byte per character,
-// outside the JS heap): the substring check runs on it.
+// The texts are kept as that symbol string (one byte per character, outside
+// the JS heap): the substring check runs on it. Texts holding an "other"
+// character are kept as UTF-8 too (also outside the heap), for the terms
+// holding one, which only such a text can match.
 // - A term of 1-3 characters all inside the alphabet IS a gram: its postings
 //   are the answer, exact, with no per-client check.
 // - A longer term that is one of the data set's frequent substrings
@@ -20,11 +22,13 @@
 // - Other longer terms (or ones holding an "other" character) intersect the
 //   postings of their trigrams and of their longest frequent substrings (dense
 //   ones a word at a time) and confirm each survivor with a substring check on
-//   that client's symbols, so counts stay exact.
+//   that client's symbols (or, for a term with an "other" character, on the
+//   text itself), so counts stay exact.
 // Postings are in list order, so results come out in the spec's order.
 import type { ClientDetail } from '../contract/wire-types';
 import { foldText, phoneDigits } from '../contract/text-folding';
 import { generatorInSlices } from './background';
+import { SlotArena } from './slot-arena';
 import { FrequentSubstrings } from './frequent-substrings';
 import {
   BitPositions,
@@ -120,11 +124,13 @@ export class NgramIndex {
   private readonly separator: number;
   /**
    * The texts holding a character outside the alphabet (symbol 0), by
-   * position: the only texts a term holding such a character can match, and
-   * few by the alphabet's choice. The index keeps no other copy of the texts
-   * (nor the records they come from): the symbols stand for the rest.
+   * position: the only texts a term holding such a character can match. Few
+   * with the alphabet chosen from Latin-script data, but possibly most with
+   * another script, so they are kept outside the heap (slot-arena.ts). The
+   * index keeps no other copy of the texts (nor the records they come from):
+   * the symbols stand for the rest. Made with the first such text.
    */
-  private readonly otherTexts = new Map<number, string>();
+  private otherTexts: SlotArena | undefined;
   /** Bits per symbol in a gram (FULL_BITS or SMALL_BITS). */
   private bits = FULL_BITS;
 
@@ -176,7 +182,7 @@ export class NgramIndex {
       this.starts[p + 1] = length;
       for (let k = from; k < length; k++) {
         if (symbols[k] === 0) {
-          this.otherTexts.set(p, textOf(fields, p));
+          (this.otherTexts ??= new SlotArena(count)).put(p, textOf(fields, p));
           break;
         }
       }
@@ -232,7 +238,9 @@ export class NgramIndex {
     if (sets[0]!.size === 0) return { set: EMPTY_SET, computed: true };
     // A term with a character outside the alphabet can only be in a text holding that character, so in one of otherTexts.
     const confirm = (position: number): boolean =>
-      other ? (this.otherTexts.get(position)?.includes(term) ?? false) : this.holds(position, termSymbols);
+      other
+        ? this.otherTexts?.has(position) === true && this.otherTexts.bytes(position).toString('utf8').includes(term)
+        : this.holds(position, termSymbols);
     const lists = sets.filter((set): set is SortedPositions => set instanceof SortedPositions);
     const bitsets = sets.filter((set): set is BitPositions => set instanceof BitPositions);
     if (lists.length === 0) return { set: this.confirmBits(bitsets, confirm), computed: true };
