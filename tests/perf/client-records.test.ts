@@ -8,6 +8,7 @@ import vm from 'node:vm';
 import { generateClients } from '../../seeds/client';
 import { ClientRecords } from '../../server/client-records';
 import { ClientParts, type ClientView } from '../../server/projections';
+import { CHUNK_BYTES } from '../../server/slot-arena';
 import { ClientStore } from '../../server/store';
 
 const VIEWS: ClientView[] = ['ClientSimple', 'ClientExtended', 'ClientDetail'];
@@ -58,10 +59,12 @@ test('compact, aborted after its reservation, then again → room reserved once:
   const clients = generateClients(9, 30_000);
   const records = new ClientRecords(clients);
   const stop = new AbortController();
-  // ~20 ms: well past the first 1,024 records, after which the rest is reserved in one piece.
-  setTimeout(() => stop.abort(), 20);
+  // Stopped as soon as the rest is reserved (after the first 1,024 records): the slices and this check take turns.
+  const abortOnceReserved = () => (records.json.heldBytes > 2 * CHUNK_BYTES ? stop.abort() : setImmediate(abortOnceReserved));
+  setImmediate(abortOnceReserved);
 
   await records.compact(stop.signal);
+  expect(records.compacted).toBe(false);
   await records.compact();
 
   const bytes = clients.reduce((sum, client) => sum + Buffer.byteLength(JSON.stringify(client)), 0);
