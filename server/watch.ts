@@ -55,6 +55,17 @@ function oneLine(error: unknown): string {
  */
 export function watchApp(config: Readonly<Config>, logger: Logger, initial: App, report: (line: string) => void): WatchedApp {
   let current = initial;
+  // The background work (App.prebuild) of the app being served: stopped when
+  // a reload replaces it, so that the replaced data set (at a million
+  // clients, 1 GB of records being written) is not kept alive for nothing.
+  let currentWork = new AbortController();
+  // The signal the program gave prebuild (startServer's close), which stops the work of every app to come too.
+  let outer: AbortSignal | undefined;
+  const startWork = (): Promise<void> => {
+    currentWork.abort();
+    currentWork = new AbortController();
+    return current.prebuild(outer ? AbortSignal.any([outer, currentWork.signal]) : currentWork.signal);
+  };
   let running: Promise<void> = Promise.resolve();
   let pending = false;
   let timer: NodeJS.Timeout | undefined;
@@ -63,7 +74,7 @@ export function watchApp(config: Readonly<Config>, logger: Logger, initial: App,
   const reload = async (): Promise<void> => {
     try {
       current = (await loadApp(config, logger)).app;
-      void current.prebuild();
+      void startWork();
       report(`reloaded ${files.map((file) => path.basename(file)).join(' and ')}`);
     } catch (error) {
       report(`reload failed, still serving the last good version: ${oneLine(error)}`);
@@ -89,7 +100,12 @@ export function watchApp(config: Readonly<Config>, logger: Logger, initial: App,
   const handler = (req: IncomingMessage, res: ServerResponse) => current(req, res);
   const app = Object.defineProperties(handler, {
     cache: { get: () => current.cache },
-    prebuild: { value: (signal?: AbortSignal) => current.prebuild(signal) },
+    prebuild: {
+      value: (signal?: AbortSignal) => {
+        outer = signal;
+        return startWork();
+      },
+    },
   }) as unknown as App;
   return {
     app,
