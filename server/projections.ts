@@ -1,6 +1,7 @@
 // The three views of one client. Simple and Extended are cut from the Detail
-// record and share its nested objects, so the same client shows the same
-// values everywhere by construction.
+// record (the object, or once compacted a copy parsed from its JSON, equal in
+// every field), so the same client shows the same values everywhere by
+// construction.
 import { inSlices } from './background';
 import type { ClientRecords } from './client-records';
 import { CHUNK_BYTES, SlotArena } from './slot-arena';
