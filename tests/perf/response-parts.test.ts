@@ -1,7 +1,8 @@
 // Pages assembled from the per-client JSON made and validated at load must be
 // the very bytes the object path sends through res.json with every body
 // validated by express-openapi-validator (FULL_RESPONSE_VALIDATION=on), for a
-// few thousand varied requests (the benchmark's URL mix over every operation).
+// few thousand varied requests (the benchmark's URL mix over every operation),
+// and stay the same once the records are kept as JSON alone.
 import { varyingUrls, type TrafficSample } from '../../bench/traffic';
 import { API_KEY, startTestServer, testStore, type TestServer } from '../support/servers';
 import { rawGet } from './raw-get';
@@ -62,4 +63,22 @@ test('the assembled answers equal the fully validated object path, byte for byte
   };
   await Promise.all(Array.from({ length: 8 }, worker));
   expect([...statuses].sort()).toEqual([200, 404]);
+});
+
+test('after the records are compacted to JSON (client-records.ts): the same answers as before, and both paths still agree', async () => {
+  const store = testStore(SEED, CLIENTS);
+  const before = varyingUrls(sampleOf(), 400, 29);
+  const after = varyingUrls(sampleOf(), 400, 31);
+  const fetchAll = (baseUrl: string, targets: string[]) =>
+    Promise.all(targets.map(async (target) => (await rawGet(baseUrl, target, { 'X-Api-Key': API_KEY })).stable));
+  const assembledBefore = await fetchAll(assembled.baseUrl, before);
+  const validatedBefore = await fetchAll(validated.baseUrl, before);
+
+  await store.compact();
+  expect(store.records.compacted).toBe(true);
+
+  expect(await fetchAll(assembled.baseUrl, before)).toEqual(assembledBefore);
+  expect(await fetchAll(validated.baseUrl, before)).toEqual(validatedBefore);
+  // New URLs: views made now from parsed records, against the object path on parsed records.
+  expect(await fetchAll(assembled.baseUrl, after)).toEqual(await fetchAll(validated.baseUrl, after));
 });
