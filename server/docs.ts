@@ -3,9 +3,10 @@
 // serves the page, whatever host and port it runs on. Every file the page asks
 // for is served from here (no CDN, no web font, no online validator badge), so
 // it loads under the strict CSP of http-hygiene.ts with no failed request.
+import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type RequestHandler } from 'express';
-import type { SpecSource } from '../contract/spec';
+import { SPEC_PATH, type SpecSource } from '../contract/spec';
 import { labelRoute } from './request-context';
 
 const DOCS_HTML = `<!doctype html>
@@ -55,6 +56,19 @@ const DOCS_INIT = `fetch('/openapi.json')
 // The source map is served too: swagger-ui.css names it, and browser dev tools would otherwise log a 404.
 const ASSETS = ['swagger-ui.css', 'swagger-ui.css.map', 'swagger-ui-bundle.js', 'favicon-32x32.png'];
 
+/**
+ * Swagger UI's files: the copy the package carries (dist/swagger-ui, written by the build from the
+ * swagger-ui-dist dev dependency, so an installed package depends on neither swagger-ui-dist nor
+ * its install-time analytics, @scarf/scarf), or, in a checkout not built yet, swagger-ui-dist itself.
+ * The package root is where openapi.yaml is, from the sources and from dist/ alike.
+ */
+function swaggerUiDir(): string {
+  const shipped = path.join(path.dirname(SPEC_PATH), 'dist', 'swagger-ui');
+  if (ASSETS.every((asset) => fs.existsSync(path.join(shipped, asset)))) return shipped;
+  // Resolve the folder without loading the package: its index requires the whole browser bundle.
+  return path.dirname(require.resolve('swagger-ui-dist/package.json'));
+}
+
 /** A Host header fit to be echoed as an address (a name or IP, an optional port); anything else is not used. */
 const PLAIN_HOST = /^[\w.-]+(?::\d{1,5})?$|^\[[\da-fA-F:.]+\](?::\d{1,5})?$/;
 
@@ -90,8 +104,7 @@ export function docsRoutes(spec: SpecSource, publicUrl?: string): Router {
       labelRoute(req, route);
       return handler(req, res, next);
     });
-  // Resolve the folder without loading the package: its index requires the whole browser bundle.
-  const assetsDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  const assetsDir = swaggerUiDir();
 
   // A newcomer opening the server's address in a browser lands on the API reference, not a 404.
   get('/', (_req, res) => {

@@ -7,7 +7,7 @@ const MOCK_PORT = Number(process.env.E2E_MOCK_PORT ?? 47310);
 const PAGE_PORT = Number(process.env.E2E_PAGE_PORT ?? 47311);
 const MOCK_URL = `http://127.0.0.1:${MOCK_PORT}`;
 const PAGE_URL = `http://127.0.0.1:${PAGE_PORT}`;
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 // The browser: CHROMIUM_PATH, default Debian's /usr/bin/chromium; set it empty for Playwright's own
 // browser (npx playwright install chromium), e.g. on macOS or Windows. The same setting as tests/browser/.
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
