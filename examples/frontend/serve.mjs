@@ -28,11 +28,13 @@ const files = {
   '/style.css': { type: 'text/css; charset=utf-8', body: await readFile(`${here}style.css`) },
 };
 
-createServer((req, res) => {
+const server = createServer((req, res) => {
   const file = files[new URL(req.url ?? '/', 'http://localhost').pathname];
   if (!file) {
     res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
     return;
   }
   res.writeHead(200, { 'Content-Type': file.type, 'Cache-Control': 'no-store' }).end(file.body);
-}).listen(port, '127.0.0.1', () => console.log(`example frontend on http://127.0.0.1:${port}/ (API ${apiUrl})`));
+});
+// PORT=0 takes any free port: the line names the one taken.
+server.listen(port, '127.0.0.1', () => console.log(`example frontend on http://127.0.0.1:${server.address().port}/ (API ${apiUrl})`));
