@@ -142,9 +142,10 @@ describe('the harness', () => {
 
   it('parses JUnit: failed and skipped cases with the first line of their message', () => {
     const r = parseJunit(
-      '<testcase classname="a" name="x &quot;y&quot;"><failure message="m1&#10;m2"/></testcase><testcase name="z"><skipped>why&#10;not</skipped></testcase><testcase name="ok"/>',
+      '<testcase classname="a" name="x &quot;y&quot; when page > 1"><failure message="m1&#10;m2"/></testcase>' +
+        '<testcase name=\'z\'><skipped>why&#10;not</skipped></testcase><testcase name="ok" time="0.1"/>',
     );
-    expect(r).toEqual({ tests: 3, failed: [{ name: 'a › x "y"', message: 'm1' }], skipped: [{ name: 'z', message: 'why' }] });
+    expect(r).toEqual({ tests: 3, failed: [{ name: 'a › x "y" when page > 1', message: 'm1' }], skipped: [{ name: 'z', message: 'why' }] });
   });
 
   it('judges exit codes: 1 catches a fault and is a false alarm on a shape, 0 misses, 2 and 3 are problems', async () => {
