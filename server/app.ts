@@ -19,8 +19,8 @@ import { beginRequest, contextOf, REQUEST_ID_HEADER } from './request-context';
 import { ResponseCache } from './response-cache';
 import { clientHandlers } from './routes/clients';
 import { diagnosticsHandlers } from './routes/diagnostics';
-import { ClientParts, type ClientView, type ViewCheck } from './projections';
-import type { ClientStore } from './store';
+import { ClientParts, type ClientView, type ViewCheck } from './engine/projections';
+import type { ClientStore } from './engine/store';
 import { checkRawQuery, openApiValidator } from './validator';
 
 export interface App {

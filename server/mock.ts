@@ -10,7 +10,7 @@ import { createApp, specOf, warmUp, type App } from './app';
 import { configFromOptions, type Config, type ConfigOptions } from './config';
 import { startHttpServer } from './http-server';
 import { createLogger } from './logger';
-import { ClientStore } from './store';
+import { ClientStore } from './engine/store';
 
 export interface Mock {
   config: Readonly<Config>;

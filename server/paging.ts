@@ -3,7 +3,7 @@
 // unless PUBLIC_URL names the address browsers use (docs/frontend.md).
 import type { Request, Response } from 'express';
 import { loadSpec } from '../contract/spec';
-import type { ListQuery } from './store';
+import type { ListQuery } from './engine/store';
 
 /** `components.parameters.<name>.schema.default` of openapi.yaml: the defaults are the spec's, not a copy. */
 function specDefault(parameter: 'Page' | 'PageSize'): number {

@@ -9,8 +9,8 @@ import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../c
 import { clientNotFound } from '../errors';
 import { contextOf } from '../request-context';
 import { readListQuery, setPagingHeaders } from '../paging';
-import { toExtended, toSimple, type ClientParts, type ClientView } from '../projections';
-import type { ClientStore } from '../store';
+import { toExtended, toSimple, type ClientParts, type ClientView } from '../engine/projections';
+import type { ClientStore } from '../engine/store';
 
 export interface ClientRouteOptions {
   parts: ClientParts;

@@ -6,10 +6,10 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { generateClients } from '../../seeds/client';
-import { ClientRecords } from '../../server/client-records';
-import { ClientParts, type ClientView } from '../../server/projections';
-import { CHUNK_BYTES } from '../../server/slot-arena';
-import { ClientStore } from '../../server/store';
+import { ClientRecords } from '../../server/engine/client-records';
+import { ClientParts, type ClientView } from '../../server/engine/projections';
+import { CHUNK_BYTES } from '../../server/engine/slot-arena';
+import { ClientStore } from '../../server/engine/store';
 
 const VIEWS: ClientView[] = ['ClientSimple', 'ClientExtended', 'ClientDetail'];
 

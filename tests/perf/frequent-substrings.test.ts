@@ -2,7 +2,7 @@
 // the background: once built, a term that is one of them is answered from its
 // own postings (no text is checked), the answers are the same as before, the
 // build runs in steps, and SearchIndex.prebuild can be stopped and started again.
-import { NgramIndex, SearchIndex } from '../../server/search-index';
+import { NgramIndex, SearchIndex } from '../../server/engine/search/search-index';
 import { testStore } from '../support/servers';
 
 // 4,000 texts shaped like the served ones: a shared e-mail domain and phone prefix, rarer names.

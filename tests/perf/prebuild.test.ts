@@ -2,7 +2,7 @@
 // makes the same bytes as first use does, stops at its memory bound, and lets
 // other work run between its slices, so a server that starts it right after
 // listening keeps answering meanwhile.
-import { ClientParts, toExtended, toSimple, type ClientView } from '../../server/projections';
+import { ClientParts, toExtended, toSimple, type ClientView } from '../../server/engine/projections';
 import { testStore } from '../support/servers';
 
 const store = testStore(3, 6000);

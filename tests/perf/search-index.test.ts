@@ -8,8 +8,8 @@
 import fc from 'fast-check';
 import { foldText, phoneDigits } from '../../contract/text-folding';
 import { generateClients } from '../../seeds/client';
-import { normalizeTerm } from '../../server/search-index';
-import { ClientStore } from '../../server/store';
+import { normalizeTerm } from '../../server/engine/search/search-index';
+import { ClientStore } from '../../server/engine/store';
 
 const atStart = new ClientStore(generateClients(7, 3000));
 const withPieces = new ClientStore(generateClients(7, 3000));

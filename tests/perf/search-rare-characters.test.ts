@@ -6,8 +6,8 @@
 // the plain scan finds, before and after the records are compacted.
 import { foldText } from '../../contract/text-folding';
 import { generateClients } from '../../seeds/client';
-import { normalizeTerm } from '../../server/search-index';
-import { ClientStore } from '../../server/store';
+import { normalizeTerm } from '../../server/engine/search/search-index';
+import { ClientStore } from '../../server/engine/store';
 
 const RARE = Array.from({ length: 150 }, (_, i) => String.fromCharCode((i % 2 ? 0x4e00 : 0x0410) + i));
 const clients = generateClients(11, 3000).map((client, i) => {

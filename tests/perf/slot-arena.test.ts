@@ -1,7 +1,7 @@
 // The arena under the records and the views (slot-arena.ts): what is written
 // reads back, whatever its characters; a reservation comes in pieces a Buffer
 // and an Int32 offset can hold.
-import { CHUNK_BYTES, SlotArena } from '../../server/slot-arena';
+import { CHUNK_BYTES, SlotArena } from '../../server/engine/slot-arena';
 
 test('put → bytes, length and copyTo give the UTF-8 of the text, across chunks and for any characters', () => {
   const texts = Array.from({ length: 3000 }, (_, i) => `{"n":${i},"s":"${'Åsa Öberg 北京 😀 '.repeat(1 + (i % 40))}"}`);

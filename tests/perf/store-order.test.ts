@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { ClientDetail } from '../../contract/wire-types';
 import { generateClients } from '../../seeds/client';
-import { ClientStore, compareClients } from '../../server/store';
+import { ClientStore, compareClients } from '../../server/engine/store';
 
 const base = generateClients(3, 400);
 

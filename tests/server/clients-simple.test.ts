@@ -1,4 +1,4 @@
-import { compareClients } from '../../server/store';
+import { compareClients } from '../../server/engine/store';
 import type { ClientSimplePage } from '../../contract/wire-types';
 import { get, startTestServer, testStore, type TestServer } from '../support/servers';
 

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { createApp } from '../../server/app';
 import { createLogger } from '../../server/logger';
 import { startHttpServer } from '../../server/http-server';
-import type { ClientStore } from '../../server/store';
+import type { ClientStore } from '../../server/engine/store';
 import { get, LogCapture, startTestServer, testConfig, testStore, type TestServer } from '../support/servers';
 
 let server: TestServer;

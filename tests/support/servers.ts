@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../../server/config';
 import { createApp, type App } from '../../server/app';
 import { createLogger } from '../../server/logger';
 import { startHttpServer, type RunningServer } from '../../server/http-server';
-import { ClientStore } from '../../server/store';
+import { ClientStore } from '../../server/engine/store';
 import { generateClients } from '../../seeds/client';
 import type { ClientDetail } from '../../contract/wire-types';
 

@@ -11,7 +11,7 @@
 // marks what is left: ~100 MB of heap at a million clients, not 0.9 GB.
 import { inSlices } from './background';
 import { SlotArena } from './slot-arena';
-import type { ClientDetail } from '../contract/wire-types';
+import type { ClientDetail } from '../../contract/wire-types';
 
 // Records written before the rest get their room in one piece, from the sample's mean size.
 const RESERVE_AFTER = 1024;

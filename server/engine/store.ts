@@ -1,9 +1,9 @@
 // The client store: an immutable data set, sorted once, with its indexes made
 // once at start. It answers page(query) and positionOf(id) and knows nothing of HTTP.
-import type { ClientDetail } from '../contract/wire-types';
+import type { ClientDetail } from '../../contract/wire-types';
 import { ClientRecords } from './client-records';
-import { foldField, normalizeTerm, SearchIndex } from './search-index';
-import { BitPositions, EMPTY_SET, pageOfAnd, positionSetOf, SortedPositions, type PositionSet } from './position-set';
+import { foldField, normalizeTerm, SearchIndex } from './search/search-index';
+import { BitPositions, EMPTY_SET, pageOfAnd, positionSetOf, SortedPositions, type PositionSet } from './search/position-set';
 
 export interface ListQuery {
   page: number;

@@ -5,7 +5,7 @@
 import { inSlices } from './background';
 import type { ClientRecords } from './client-records';
 import { CHUNK_BYTES, SlotArena } from './slot-arena';
-import type { ClientDetail, ClientExtended, ClientSimple } from '../contract/wire-types';
+import type { ClientDetail, ClientExtended, ClientSimple } from '../../contract/wire-types';
 
 export function toSimple(client: ClientDetail): ClientSimple {
   return {

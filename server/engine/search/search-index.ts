@@ -25,10 +25,10 @@
 //   that client's symbols (or, for a term with an "other" character, on the
 //   text itself), so counts stay exact.
 // Postings are in list order, so results come out in the spec's order.
-import type { ClientDetail } from '../contract/wire-types';
-import { foldText, phoneDigits } from '../contract/text-folding';
-import { generatorInSlices } from './background';
-import { SlotArena } from './slot-arena';
+import type { ClientDetail } from '../../../contract/wire-types';
+import { foldText, phoneDigits } from '../../../contract/text-folding';
+import { generatorInSlices } from '../background';
+import { SlotArena } from '../slot-arena';
 import { FrequentSubstrings } from './frequent-substrings';
 import {
   BitPositions,
