@@ -8,7 +8,7 @@ import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { ErrorCode, ErrorDto } from '../contract/wire-types';
 import { describeCrash } from './crash-policy';
-import { noteError } from './request-context';
+import { noteError } from './pipeline/request';
 
 /** Status of every code, as openapi.yaml documents it (info.description, "Errors"). */
 export const ERROR_CATALOGUE = {

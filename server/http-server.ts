@@ -5,7 +5,7 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
 import type { Logger } from 'pino';
-import type { App } from './app';
+import type { App } from './pipeline/app';
 import { defaultMaxConnections } from './config';
 import { ConnectionTable } from './connections';
 import { answeredMissingHost, answerRawRequests } from './raw-answers';

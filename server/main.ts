@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ConfigError, helpText, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import type { Logger } from 'pino';
-import type { App } from './app';
+import type { App } from './pipeline/app';
 import { startHttpServer, TIMEOUTS } from './http-server';
 import { EXIT_CRASH, exitOnCrash } from './crash-policy';
 import { DataFileError } from '../seeds/data-file';

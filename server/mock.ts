@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { generateClients } from '../seeds/client';
 import { loadDataFile } from '../seeds/data-file';
 import { SpecSchemas, type SpecSource } from '../contract/spec';
-import { createApp, specOf, warmUp, type App } from './app';
+import { createApp, specOf, warmUp, type App } from './pipeline/app';
 import { configFromOptions, type Config, type ConfigOptions } from './config';
 import { startHttpServer } from './http-server';
 import { createLogger } from './logger';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { SPEC_PATH } from '../contract/spec';
-import { createApp, specOf, warmUp, type App } from './app';
+import { createApp, specOf, warmUp, type App } from './pipeline/app';
 import type { Config } from './config';
 import { buildStore } from './mock';
 

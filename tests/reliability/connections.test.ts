@@ -2,7 +2,7 @@
 // so a fresh client gets in), the summary log of what was refused, half-closed
 // requests, and what a stop that had to cut requests reports.
 import net from 'node:net';
-import { createApp } from '../../server/app';
+import { createApp } from '../../server/pipeline/app';
 import { createLogger } from '../../server/logger';
 import { startHttpServer, type RunningServer } from '../../server/http-server';
 import { API_KEY, get, LogCapture, spawnServer, startTestServer, testConfig, testStore, type TestServer } from '../support/servers';

@@ -2,7 +2,7 @@
 // idle keep-alive connection are all cut off on time. The server here has
 // short timeouts so the test takes a second, not the production 10 s.
 import net from 'node:net';
-import { createApp } from '../../server/app';
+import { createApp } from '../../server/pipeline/app';
 import { createLogger } from '../../server/logger';
 import { startHttpServer, TIMEOUTS, type RunningServer, type Timeouts } from '../../server/http-server';
 import { LogCapture, startTestServer, testConfig, testStore } from '../support/servers';

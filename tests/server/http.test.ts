@@ -1,7 +1,7 @@
 // HTTP hygiene shared by every route: errors as ErrorDto, exact paths, 405,
 // CORS, request ids, security headers, and the log line.
 import net from 'node:net';
-import { createApp } from '../../server/app';
+import { createApp } from '../../server/pipeline/app';
 import { createLogger } from '../../server/logger';
 import { startHttpServer } from '../../server/http-server';
 import type { ClientStore } from '../../server/engine/store';

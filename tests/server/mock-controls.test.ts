@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
-import { FaultInjector } from '../../server/mock-controls';
+import { FaultInjector } from '../../server/pipeline/mock-controls';
 import { methodNotAllowed } from '../../server/errors';
 import type { ErrorCode, ErrorDto } from '../../contract/wire-types';
 import { loadSpec, SPEC_PATH, SpecSchemas, type OpenApiDocument } from '../../contract/spec';

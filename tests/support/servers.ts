@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../server/config';
-import { createApp, type App } from '../../server/app';
+import { createApp, type App } from '../../server/pipeline/app';
 import { createLogger } from '../../server/logger';
 import { startHttpServer, type RunningServer } from '../../server/http-server';
 import { ClientStore } from '../../server/engine/store';

@@ -3,7 +3,7 @@
 import cors from 'cors';
 import helmet from 'helmet';
 import type { RequestHandler } from 'express';
-import type { Config } from './config';
+import type { Config } from '../config';
 
 function securityHeaders(): RequestHandler {
   return helmet({

@@ -5,8 +5,8 @@
 // it loads under the strict CSP of http-hygiene.ts with no failed request.
 import path from 'node:path';
 import { Router, type Request, type RequestHandler } from 'express';
-import type { SpecSource } from '../contract/spec';
-import { labelRoute } from './request-context';
+import type { SpecSource } from '../../contract/spec';
+import { labelRoute } from './request';
 
 const DOCS_HTML = `<!doctype html>
 <html lang="en">

@@ -24,8 +24,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { ApiKeyGate } from './auth';
 import { NO_FAULT, type FaultDecision, type FaultInjector } from './mock-controls';
-import type { RouteMatch } from '../contract/operations';
-import { contextOf, REQUEST_ID_HEADER, type BodyRecipe } from './request-context';
+import type { RouteMatch } from '../../contract/operations';
+import { contextOf, REQUEST_ID_HEADER, type BodyRecipe } from './request';
 
 interface CachedResponse {
   status: number;

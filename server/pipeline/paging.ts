@@ -2,8 +2,8 @@
 // headers: X-Total-Count and an RFC 8288 Link header, of relative references
 // unless PUBLIC_URL names the address browsers use (docs/frontend.md).
 import type { Request, Response } from 'express';
-import { loadSpec } from '../contract/spec';
-import type { ListQuery } from './engine/store';
+import { loadSpec } from '../../contract/spec';
+import type { ListQuery } from '../engine/store';
 
 /** `components.parameters.<name>.schema.default` of openapi.yaml: the defaults are the spec's, not a copy. */
 function specDefault(parameter: 'Page' | 'PageSize'): number {

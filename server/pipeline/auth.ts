@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { ApiError, MISSING_KEY_MESSAGE, UNKNOWN_KEY_MESSAGE } from './errors';
+import { ApiError, MISSING_KEY_MESSAGE, UNKNOWN_KEY_MESSAGE } from '../errors';
 
 function digest(key: string): Buffer {
   return crypto.createHash('sha256').update(key, 'utf8').digest();

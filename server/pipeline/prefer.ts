@@ -1,8 +1,8 @@
 // The Prefer header (openapi.yaml, parameter Prefer; RFC 7240): which of its
 // preferences this mock implements (code, delay, example), and their checks.
 // Every other preference is ignored, as RFC 7240 asks of a server.
-import { ApiError, quoted } from './errors';
-import type { Operation } from '../contract/operations';
+import { ApiError, quoted } from '../errors';
+import type { Operation } from '../../contract/operations';
 
 /** openapi.yaml, parameter `Prefer`: `delay=MS` from 0 to 10000. */
 export const MAX_PREFER_DELAY_MS = 10_000;

@@ -5,9 +5,9 @@ import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { KeyCheck } from './auth';
-import { requestLineLogger } from './logger';
-import type { RouteMatch } from '../contract/operations';
-import { loadSpec } from '../contract/spec';
+import { requestLineLogger } from '../logger';
+import type { RouteMatch } from '../../contract/operations';
+import { loadSpec } from '../../contract/spec';
 
 export interface RequestContext {
   id: string;

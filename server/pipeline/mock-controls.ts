@@ -6,11 +6,11 @@
 // sees the same failures.
 import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import { Sfc32Randomizer } from '../seeds/random';
-import type { Config } from './config';
-import { ApiError, clientNotFound, INTERNAL_ERROR_MESSAGE, methodNotAllowed, UNKNOWN_KEY_MESSAGE } from './errors';
-import type { RouteMatch } from '../contract/operations';
-import type { ErrorDto } from '../contract/wire-types';
+import { Sfc32Randomizer } from '../../seeds/random';
+import type { Config } from '../config';
+import { ApiError, clientNotFound, INTERNAL_ERROR_MESSAGE, methodNotAllowed, UNKNOWN_KEY_MESSAGE } from '../errors';
+import type { RouteMatch } from '../../contract/operations';
+import type { ErrorDto } from '../../contract/wire-types';
 import { readListQuery, setPagingHeaders } from './paging';
 import { readPrefer, type PreferDirectives } from './prefer';
 

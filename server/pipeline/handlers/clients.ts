@@ -4,13 +4,13 @@
 // validation on they take the object path through res.json instead, where
 // express-openapi-validator checks every body.
 import type { RequestHandler, Response } from 'express';
-import type { OperationId } from '../../contract/operations';
-import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../contract/wire-types';
-import { clientNotFound } from '../errors';
-import { contextOf } from '../request-context';
+import type { OperationId } from '../../../contract/operations';
+import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../../contract/wire-types';
+import { clientNotFound } from '../../errors';
+import { contextOf } from '../request';
 import { readListQuery, setPagingHeaders } from '../paging';
-import { toExtended, toSimple, type ClientParts, type ClientView } from '../engine/projections';
-import type { ClientStore } from '../engine/store';
+import { toExtended, toSimple, type ClientParts, type ClientView } from '../../engine/projections';
+import type { ClientStore } from '../../engine/store';
 
 export interface ClientRouteOptions {
   parts: ClientParts;

@@ -3,9 +3,9 @@
 import path from 'node:path';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { RequestHandler } from 'express';
-import type { OpenApiDocument } from '../contract/spec';
-import { ApiError, quoted } from './errors';
-import { contextOf } from './request-context';
+import type { OpenApiDocument } from '../../contract/spec';
+import { ApiError, quoted } from '../errors';
+import { contextOf } from './request';
 
 interface PathToRegexpModule {
   pathToRegexp: (route: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };

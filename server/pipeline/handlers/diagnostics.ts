@@ -1,7 +1,7 @@
 // Tag Diagnostics: public operations, exact as the service description gives them.
 import type { RequestHandler } from 'express';
-import type { OperationId } from '../../contract/operations';
-import { ApiError, TEST_EXCEPTION_MESSAGE } from '../errors';
+import type { OperationId } from '../../../contract/operations';
+import { ApiError, TEST_EXCEPTION_MESSAGE } from '../../errors';
 
 export function diagnosticsHandlers(): Record<Extract<OperationId, 'ping' | 'exception'>, RequestHandler> {
   return {
