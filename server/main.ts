@@ -9,7 +9,7 @@ import { ConfigError, helpText, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import type { Logger } from 'pino';
 import type { App } from './pipeline/app';
-import { startHttpServer, TIMEOUTS } from './http-server';
+import { startHttpServer, TIMEOUTS } from './listener/http-server';
 import { EXIT_CRASH, exitOnCrash } from './crash-policy';
 import { DataFileError } from '../seeds/data-file';
 import { loadApp, watchApp } from './watch';

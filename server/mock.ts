@@ -8,7 +8,7 @@ import { loadDataFile } from '../seeds/data-file';
 import { SpecSchemas, type SpecSource } from '../contract/spec';
 import { createApp, specOf, warmUp, type App } from './pipeline/app';
 import { configFromOptions, type Config, type ConfigOptions } from './config';
-import { startHttpServer } from './http-server';
+import { startHttpServer } from './listener/http-server';
 import { createLogger } from './logger';
 import { ClientStore } from './engine/store';
 

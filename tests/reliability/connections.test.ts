@@ -4,7 +4,7 @@
 import net from 'node:net';
 import { createApp } from '../../server/pipeline/app';
 import { createLogger } from '../../server/logger';
-import { startHttpServer, type RunningServer } from '../../server/http-server';
+import { startHttpServer, type RunningServer } from '../../server/listener/http-server';
 import { API_KEY, get, LogCapture, spawnServer, startTestServer, testConfig, testStore, type TestServer } from '../support/servers';
 import { parseResponses, rawRequest } from './raw-http';
 

@@ -4,7 +4,7 @@
 import net from 'node:net';
 import { createApp } from '../../server/pipeline/app';
 import { createLogger } from '../../server/logger';
-import { startHttpServer, TIMEOUTS, type RunningServer, type Timeouts } from '../../server/http-server';
+import { startHttpServer, TIMEOUTS, type RunningServer, type Timeouts } from '../../server/listener/http-server';
 import { LogCapture, startTestServer, testConfig, testStore } from '../support/servers';
 import { parseResponses, rawRequest } from './raw-http';
 

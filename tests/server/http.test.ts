@@ -3,7 +3,7 @@
 import net from 'node:net';
 import { createApp } from '../../server/pipeline/app';
 import { createLogger } from '../../server/logger';
-import { startHttpServer } from '../../server/http-server';
+import { startHttpServer } from '../../server/listener/http-server';
 import type { ClientStore } from '../../server/engine/store';
 import { get, LogCapture, startTestServer, testConfig, testStore, type TestServer } from '../support/servers';
 

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../server/config';
 import { createApp, type App } from '../../server/pipeline/app';
 import { createLogger } from '../../server/logger';
-import { startHttpServer, type RunningServer } from '../../server/http-server';
+import { startHttpServer, type RunningServer } from '../../server/listener/http-server';
 import { ClientStore } from '../../server/engine/store';
 import { generateClients } from '../../seeds/client';
 import type { ClientDetail } from '../../contract/wire-types';

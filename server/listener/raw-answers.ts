@@ -5,8 +5,8 @@
 // logged one line each.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ErrorCode } from '../contract/wire-types';
-import { bareError, quoted, rawErrorResponse } from './errors';
+import type { ErrorCode } from '../../contract/wire-types';
+import { bareError, quoted, rawErrorResponse } from '../errors';
 import type { RejectionLog } from './rejection-log';
 
 /** A peer that never closes its side after an error answer is cut off after this long. */

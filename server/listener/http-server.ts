@@ -5,8 +5,8 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
 import type { Logger } from 'pino';
-import type { App } from './pipeline/app';
-import { defaultMaxConnections } from './config';
+import type { App } from '../pipeline/app';
+import { defaultMaxConnections } from '../config';
 import { ConnectionTable } from './connections';
 import { answeredMissingHost, answerRawRequests } from './raw-answers';
 import { RejectionLog } from './rejection-log';
