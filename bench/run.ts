@@ -33,7 +33,7 @@ import {
   stopAll,
   stopAllOnExit,
   type Started,
-} from './processes';
+} from '../tools/processes';
 
 type RequestSpec = autocannon.Request;
 

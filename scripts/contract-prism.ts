@@ -21,9 +21,9 @@ import fc from 'fast-check';
 import { runChecks } from '../contract-suite/checks';
 import { requestArbitrary } from '../contract-suite/generators';
 import { send, toCurl, type ApiRequest, type Exchange } from '../contract-suite/http';
-import { MUTANTS, startMutantProxy } from '../tests/contract/mutants';
+import { MUTANTS, startMutantProxy } from '../tools/mutants';
 import { DEFAULT_API_KEY, type Target } from '../contract-suite/target';
-import { freePort, MAIN_JS, ROOT, startNodeProcess } from '../bench/processes';
+import { freePort, MAIN_JS, ROOT, startNodeProcess } from '../tools/processes';
 
 const OVERALL_LIMIT_MS = 240_000;
 const GENERATED_REQUESTS = Number(process.env.CONTRACT_PRISM_GENERATED ?? 300);

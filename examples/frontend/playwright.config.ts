@@ -30,7 +30,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: 'node dist/server/main.js',
+      command: 'node dist/cli/main.js',
       cwd: ROOT,
       env: { PORT: String(MOCK_PORT), HOST: '127.0.0.1', SEED: '1', CLIENTS: '1000', LOG_LEVEL: 'warn' },
       url: `${MOCK_URL}/api/v1/Diagnostics/Ping`,

@@ -6,9 +6,33 @@
 // that has not sent a complete request) to let the new one in. Only when every
 // connection is busy is the new one refused. The same bookkeeping tells a stop
 // which responses are still in flight.
+import fs from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { RejectionLog } from './rejection-log';
+
+/** File descriptors kept for everything but client connections: the data file, logs, cluster IPC, Node's own. */
+const RESERVED_FDS = 128;
+/** Where the file-descriptor limit is unknown (no /proc): macOS and others start Node with at least this many. */
+const FALLBACK_FD_LIMIT = 1024;
+/** Beyond this many sockets memory, not descriptors, is what runs out. */
+const MAX_DEFAULT_CONNECTIONS = 20_000;
+
+/** The process's open-file limit (Node raises the soft limit to the hard one at start-up), from /proc on Linux. */
+export function fdLimit(): number {
+  try {
+    const match = /^Max open files\s+(\d+|unlimited)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'));
+    if (match) return match[1] === 'unlimited' ? Number.MAX_SAFE_INTEGER : Number(match[1]);
+  } catch {
+    // Not Linux: use the fallback below.
+  }
+  return FALLBACK_FD_LIMIT;
+}
+
+/** MAX_CONNECTIONS=auto: what the fd limit allows after the reserve, so accept() never meets EMFILE. */
+export function defaultMaxConnections(): number {
+  return Math.max(1, Math.min(MAX_DEFAULT_CONNECTIONS, fdLimit() - RESERVED_FDS));
+}
 
 export class ConnectionTable {
   /** Requests in progress per open connection. */

@@ -6,8 +6,7 @@ import http, { type IncomingMessage, type Server, type ServerResponse } from 'no
 import net, { type Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { App } from '../pipeline/app';
-import { defaultMaxConnections } from '../config';
-import { ConnectionTable } from './connections';
+import { ConnectionTable, defaultMaxConnections } from './connections';
 import { answeredMissingHost, answerRawRequests } from './raw-answers';
 import { RejectionLog } from './rejection-log';
 
@@ -43,7 +42,7 @@ const IDLE_GRACE_MS = 200;
 
 /** Settings of the HTTP server itself: the timeouts (tests shorten them), the connection cap and the summary interval. */
 export interface HttpServerOptions extends Partial<Timeouts> {
-  /** MAX_CONNECTIONS (server/config.ts); by default derived from the file-descriptor limit. */
+  /** MAX_CONNECTIONS (server/process/config.ts); by default derived from the file-descriptor limit (connections.ts). */
   maxConnections?: number;
   /** How often rejected and refused connections are summed up in the log. */
   summaryIntervalMs?: number;

@@ -1,12 +1,12 @@
 // The answers the HTTP server gives before (or instead of) the app: requests
 // Node's parser rejects, an HTTP/1.1 request without Host, CONNECT, and an
 // Expect header Node would answer itself. Each is the documented ErrorDto,
-// written by server/errors.ts, and counted in the rejection summary, never
+// written by server/errors.ts's writer, and counted in the rejection summary, never
 // logged one line each.
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorCode } from '../../contract/wire-types';
-import { bareError, quoted, rawErrorResponse } from '../errors';
+import { bareError, quoted } from '../errors';
 import type { RejectionLog } from './rejection-log';
 
 /** A peer that never closes its side after an error answer is cut off after this long. */
@@ -25,6 +25,13 @@ const PARSER_ERRORS: Record<string, RawAnswer> = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'VALIDATION_ERROR', message: 'The request took too long to arrive' },
 };
 const MALFORMED: RawAnswer = { status: 400, code: 'VALIDATION_ERROR', message: 'The request is malformed' };
+
+/** The catalogue's bare ErrorDto answer (errors.ts) as a complete HTTP/1.1 response, for a raw socket. */
+export function rawErrorResponse(status: number, code: ErrorCode, message: string, extra: Readonly<Record<string, string>> = {}): string {
+  const answer = bareError(status, code, message, extra);
+  const lines = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\n${lines.join('')}\r\n${answer.body}`;
+}
 
 /**
  * The request handler's first step: an HTTP/1.1 request without Host gets its

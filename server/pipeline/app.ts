@@ -6,14 +6,13 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import path from 'node:path';
-import { bundledSpec, describeSchemaError, readSpec, SpecSchemas, type OpenApiDocument, type SpecSource } from '../../contract/spec';
-import type { Config } from '../config';
+import { describeSchemaError, SpecSchemas, type OpenApiDocument, type SpecSource } from '../../contract/spec';
 import { ApiKeyGate, unauthorized } from './auth';
 import { docsRoutes } from './docs';
-import { errorHandler, methodNotAllowed, noRoute } from '../errors';
-import { responseHygiene } from './http-hygiene';
-import { FaultInjector, mockControls } from './mock-controls';
+import { methodNotAllowed, noRoute } from '../errors';
+import { errorHandler } from './error-handler';
+import { responseHygiene, type HygieneSettings } from './http-hygiene';
+import { FaultInjector, mockControls, type FaultSettings } from './mock-controls';
 import { findOperation, readOperations, type Operation, type OperationId } from '../../contract/operations';
 import { beginRequest, contextOf, REQUEST_ID_HEADER } from './request';
 import { ResponseCache } from './response-cache';
@@ -140,13 +139,24 @@ function requireApiKey(gate: ApiKeyGate): RequestHandler {
   };
 }
 
-/** The spec a config serves: SPEC_FILE when set (read afresh), else the package's own openapi.yaml. */
-export function specOf(config: Readonly<Config>): SpecSource {
-  return config.specFile ? readSpec(path.resolve(config.specFile)) : bundledSpec();
+/** The settings the pipeline reads, as values (process/config.ts parses and checks them; its Config has them all). */
+export interface AppSettings extends FaultSettings, HygieneSettings {
+  apiKeys: readonly string[];
+  auth: boolean;
+  validateResponses: boolean;
+  fullResponseValidation: boolean;
+  cache: boolean;
+  cacheMb: number;
+  publicUrl: string | undefined;
 }
 
-/** `source` lets a reload (watch.ts) build the app from the very spec it validated the data file with. */
-export function createApp(config: Readonly<Config>, store: ClientStore, logger: Logger, source: SpecSource = specOf(config)): App {
+/**
+ * `source` is the served spec (SPEC_FILE, a --watch reload, or the package's
+ * own), read once by the caller (mock.ts) and passed down: the validator, the
+ * route table, the list parameters, the docs page and the request log all
+ * take theirs from it.
+ */
+export function createApp(config: Readonly<AppSettings>, store: ClientStore, logger: Logger, source: SpecSource): App {
   const spec = source.document;
   const operations = readOperations(spec);
   const gate = new ApiKeyGate(config.apiKeys, config.auth);

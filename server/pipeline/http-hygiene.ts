@@ -3,7 +3,6 @@
 import cors from 'cors';
 import helmet from 'helmet';
 import type { RequestHandler } from 'express';
-import type { Config } from '../config';
 
 function securityHeaders(): RequestHandler {
   return helmet({
@@ -31,10 +30,15 @@ function securityHeaders(): RequestHandler {
   });
 }
 
+/** The setting the hygiene step reads (CORS_ORIGINS, parsed by process/config.ts). */
+export interface HygieneSettings {
+  corsOrigins: '*' | readonly string[];
+}
+
 export const EXPOSED_HEADERS = ['X-Total-Count', 'Link', 'X-Request-Id'];
 export const ALLOWED_HEADERS = ['X-Api-Key', 'Prefer', 'X-Request-Id', 'Content-Type'];
 
-function corsPolicy(config: Pick<Config, 'corsOrigins'>): RequestHandler {
+function corsPolicy(config: HygieneSettings): RequestHandler {
   const policy = cors({
     origin: config.corsOrigins === '*' ? '*' : [...config.corsOrigins],
     methods: ['GET'],
@@ -57,7 +61,7 @@ function corsPolicy(config: Pick<Config, 'corsOrigins'>): RequestHandler {
  * gets all three, so one pipeline layer instead of three (each layer costs the
  * router a dispatch on every request).
  */
-export function responseHygiene(config: Pick<Config, 'corsOrigins'>): RequestHandler {
+export function responseHygiene(config: HygieneSettings): RequestHandler {
   const security = securityHeaders();
   const cors = corsPolicy(config);
   return (req, res, next) => {

@@ -7,12 +7,18 @@
 import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { Sfc32Randomizer } from '../../seeds/random';
-import type { Config } from '../config';
 import { ApiError, clientNotFound, INTERNAL_ERROR_MESSAGE, methodNotAllowed, UNKNOWN_KEY_MESSAGE } from '../errors';
 import type { RouteMatch } from '../../contract/operations';
 import type { ErrorDto } from '../../contract/wire-types';
 import { readListQuery, setPagingHeaders } from './paging';
 import { readPrefer, type PreferDirectives } from './prefer';
+
+/** The settings the fault injector reads (LATENCY_MS, ERROR_RATE, SEED, parsed by process/config.ts). */
+export interface FaultSettings {
+  latencyMs: { min: number; max: number };
+  errorRate: number;
+  seed: number;
+}
 
 export interface FaultDecision {
   delayMs: number;
@@ -42,7 +48,7 @@ export class FaultInjector {
   private readonly latencies: Sfc32Randomizer;
   private readonly decided = new WeakMap<IncomingMessage, FaultDecision>();
 
-  constructor(private readonly config: Pick<Config, 'latencyMs' | 'errorRate' | 'seed'>) {
+  constructor(private readonly config: FaultSettings) {
     this.failures = seededStream(config.seed, FAILURE_STREAM);
     this.latencies = seededStream(config.seed, LATENCY_STREAM);
   }

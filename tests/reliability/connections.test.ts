@@ -3,7 +3,8 @@
 // requests, and what a stop that had to cut requests reports.
 import net from 'node:net';
 import { createApp } from '../../server/pipeline/app';
-import { createLogger } from '../../server/logger';
+import { bundledSpec } from '../../contract/spec';
+import { createLogger } from '../../server/process/logger';
 import { startHttpServer, type RunningServer } from '../../server/listener/http-server';
 import { API_KEY, get, LogCapture, spawnServer, startTestServer, testConfig, testStore, type TestServer } from '../support/servers';
 import { parseResponses, rawRequest } from './raw-http';
@@ -135,7 +136,7 @@ describe('a stop that has to cut requests', () => {
   test('a request still unanswered after the drain time → stop() reports it cut', async () => {
     const config = testConfig();
     const logger = createLogger('silent', new LogCapture());
-    const running: RunningServer = await startHttpServer(createApp(config, testStore(), logger), 0, '127.0.0.1', logger, {
+    const running: RunningServer = await startHttpServer(createApp(config, testStore(), logger, bundledSpec()), 0, '127.0.0.1', logger, {
       drainMs: 300,
     });
     const slow = halfClosedRequest(

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../support/servers';
 
-const DIST = path.join(ROOT, 'dist/server');
+const DIST = path.join(ROOT, 'dist/server/process');
 // What a crash message might quote: a personal id, an e-mail, a filter value.
 const MARKER = 'PHI-MARKER 19121212-1212 anna.svensson@example.se';
 
@@ -54,7 +54,7 @@ function fatalLines(stdout: string): Record<string, unknown>[] {
     .filter((record) => record.level === 60);
 }
 
-describe('crash policy (server/crash-policy.ts)', () => {
+describe('crash policy (server/process/crash-policy.ts)', () => {
   test.each([
     ['an exception thrown in a timer', 'setTimeout(() => { throw new TypeError(MARKER); }, 20);', 'uncaught exception', 'TypeError'],
     [
@@ -88,8 +88,8 @@ describe('crash policy (server/crash-policy.ts)', () => {
     expect(run.stdout + run.stderr).not.toContain('PHI-MARKER');
   });
 
-  test('the CLI → installs the crash policy with its logger before it builds data or listens', () => {
-    const main = fs.readFileSync(path.join(ROOT, 'server/main.ts'), 'utf8');
+  test('serve → installs the crash policy with its logger before it builds data or listens', () => {
+    const main = fs.readFileSync(path.join(ROOT, 'server/process/serve.ts'), 'utf8');
 
     const installed = main.indexOf('exitOnCrash(logger)');
 

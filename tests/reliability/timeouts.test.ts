@@ -3,7 +3,8 @@
 // short timeouts so the test takes a second, not the production 10 s.
 import net from 'node:net';
 import { createApp } from '../../server/pipeline/app';
-import { createLogger } from '../../server/logger';
+import { bundledSpec } from '../../contract/spec';
+import { createLogger } from '../../server/process/logger';
 import { startHttpServer, TIMEOUTS, type RunningServer, type Timeouts } from '../../server/listener/http-server';
 import { LogCapture, startTestServer, testConfig, testStore } from '../support/servers';
 import { parseResponses, rawRequest } from './raw-http';
@@ -17,7 +18,7 @@ let running: RunningServer;
 beforeAll(async () => {
   const config = testConfig();
   const logger = createLogger(config.logLevel, new LogCapture());
-  running = await startHttpServer(createApp(config, testStore(), logger), 0, '127.0.0.1', logger, SHORT);
+  running = await startHttpServer(createApp(config, testStore(), logger, bundledSpec()), 0, '127.0.0.1', logger, SHORT);
 });
 afterAll(() => running.stop());
 

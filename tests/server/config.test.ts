@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { ConfigError, configFromOptions, defaultMaxConnections, fdLimit, loadConfig } from '../../server/config';
+import { ConfigError, configFromOptions, loadConfig } from '../../server/process/config';
+import { defaultMaxConnections, fdLimit } from '../../server/listener/connections';
 import { MAIN_JS } from '../support/servers';
 
 describe('loadConfig(argv, env)', () => {

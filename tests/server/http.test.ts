@@ -2,7 +2,8 @@
 // CORS, request ids, security headers, and the log line.
 import net from 'node:net';
 import { createApp } from '../../server/pipeline/app';
-import { createLogger } from '../../server/logger';
+import { bundledSpec } from '../../contract/spec';
+import { createLogger } from '../../server/process/logger';
 import { startHttpServer } from '../../server/listener/http-server';
 import type { ClientStore } from '../../server/engine/store';
 import { get, LogCapture, startTestServer, testConfig, testStore, type TestServer } from '../support/servers';
@@ -75,7 +76,7 @@ describe('unexpected failures', () => {
       throw new Error('disk on fire at /secret/path.ts:12');
     };
     const logs = new LogCapture();
-    const app = createApp(testConfig({ logLevel: 'error' }), broken, createLogger('error', logs));
+    const app = createApp(testConfig({ logLevel: 'error' }), broken, createLogger('error', logs), bundledSpec());
     const running = await startHttpServer(app, 0, '127.0.0.1', createLogger('silent'));
 
     try {

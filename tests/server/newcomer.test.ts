@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../server/config';
+import { loadConfig } from '../../server/process/config';
 import { get, MAIN_JS, startTestServer, type TestServer } from '../support/servers';
 
 describe('PUBLIC_URL', () => {

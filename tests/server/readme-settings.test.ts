@@ -3,7 +3,7 @@
 // nothing else does, so the two cannot drift apart.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeSettings } from '../../server/config';
+import { describeSettings } from '../../server/process/config';
 
 const README = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
 

@@ -2,8 +2,8 @@
 // a real server that rewrites requests or responses, one fault at a time.
 // If the contract checks pass against a mutant, they cannot see that drift.
 import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
-import { foldText } from '../../contract/text-folding';
-import { listenOnLoopback } from '../support/loopback';
+import { foldText } from '../contract/text-folding';
+import { listenOnLoopback } from './loopback';
 
 export interface ProxiedRequest {
   method: string;

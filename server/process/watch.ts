@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { SPEC_PATH } from '../contract/spec';
-import { createApp, specOf, warmUp, type App } from './pipeline/app';
+import { SPEC_PATH } from '../../contract/spec';
+import { createApp, warmUp, type App } from '../pipeline/app';
 import type { Config } from './config';
-import { buildStore } from './mock';
+import { buildStore, specOf } from '../mock';
 
 /** How often the files are stat'ed. Polling, not fs.watch: editors save by rename, which fs.watch loses track of. */
 const POLL_MS = 250;

@@ -3,26 +3,12 @@
 // without request data and the process exits non-zero for its supervisor
 // (systemd, Kubernetes, the cluster primary) to start a fresh one.
 import type { Logger } from 'pino';
+import { describeCrash } from '../errors';
 
 /** Exit code of a crash: not 0 (a clean stop) and not 2 (a bad setting). */
 export const EXIT_CRASH = 1;
 /** How long the log gets to flush before the process exits anyway. */
 const FLUSH_GRACE_MS = 500;
-
-/**
- * What is logged of a crash: the error's type, code and stack frames. Not its
- * message: a message may quote request data (an id, a filter, a body), and
- * the frames already say where the code failed.
- */
-export function describeCrash(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { type: typeof error };
-  const frames = (error.stack ?? '')
-    .split('\n')
-    .filter((line) => /^\s+at /.test(line))
-    .map((line) => line.trim());
-  const code = (error as NodeJS.ErrnoException).code;
-  return { type: error.name, ...(typeof code === 'string' ? { code } : {}), frames };
-}
 
 /** Installs the policy; `exit` is the process's own unless a caller needs to observe it. */
 export function exitOnCrash(logger: Logger, exit: (code: number) => void = (code) => process.exit(code)): void {

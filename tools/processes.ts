@@ -1,17 +1,18 @@
-// The tool helpers of bench/ and scripts/ (one module, no copies): child
+// The tool helpers of bench/, scripts/ and tests (one module, no copies): child
 // processes started on 127.0.0.1 only, tracked, and always stopped (SIGTERM,
-// then SIGKILL) however the tool ends; free ports, RSS, the built server's path.
+// then SIGKILL) however the tool ends; free ports, RSS, the built CLI's path.
+// In tools/, which the build may depend on (scripts/ do), never in bench/.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { SPEC_PATH } from '../contract/spec';
-import { settingEnvNames } from '../server/config';
+import { settingEnvNames } from '../server/process/config';
 
 /** The project root (where openapi.yaml is), from the sources and from dist/ alike. */
 export const ROOT = path.dirname(SPEC_PATH);
-export const MAIN_JS = path.join(ROOT, 'dist/server/main.js');
+export const MAIN_JS = path.join(ROOT, 'dist/cli/main.js');
 export const API_KEY = 'dev-key';
 export const HOST = '127.0.0.1';
 

@@ -1,8 +1,8 @@
 // All configuration in one place. loadConfig is pure: (argv, env) → a frozen,
 // typed Config, or a ConfigError whose one-line message names the bad setting.
 // A flag wins over its environment variable; defaults live in the table below.
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { defaultMaxConnections } from '../listener/connections';
 
 export type Toggle = boolean;
 export interface Range {
@@ -95,29 +95,6 @@ function fraction(raw: string): number {
   const value = Number(raw.trim());
   if (!DECIMAL.test(raw.trim()) || value > 1) throw new Error('must be a decimal number from 0 to 1, such as 0.25');
   return value;
-}
-
-/** File descriptors kept for everything but client connections: the data file, logs, cluster IPC, Node's own. */
-const RESERVED_FDS = 128;
-/** Where the file-descriptor limit is unknown (no /proc): macOS and others start Node with at least this many. */
-const FALLBACK_FD_LIMIT = 1024;
-/** Beyond this many sockets memory, not descriptors, is what runs out. */
-const MAX_DEFAULT_CONNECTIONS = 20_000;
-
-/** The process's open-file limit (Node raises the soft limit to the hard one at start-up), from /proc on Linux. */
-export function fdLimit(): number {
-  try {
-    const match = /^Max open files\s+(\d+|unlimited)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'));
-    if (match) return match[1] === 'unlimited' ? Number.MAX_SAFE_INTEGER : Number(match[1]);
-  } catch {
-    // Not Linux: use the fallback below.
-  }
-  return FALLBACK_FD_LIMIT;
-}
-
-/** MAX_CONNECTIONS=auto: what the fd limit allows after the reserve, so accept() never meets EMFILE. */
-export function defaultMaxConnections(): number {
-  return Math.max(1, Math.min(MAX_DEFAULT_CONNECTIONS, fdLimit() - RESERVED_FDS));
 }
 
 // The order of this table is the order of --help.
@@ -317,13 +294,12 @@ export function settingEnvNames(): string[] {
   return SETTINGS.map((s) => s.env);
 }
 
-export function helpText(): string {
+/** `--help`: the bin's usage lines (cli/main.ts knows the commands), then this table. */
+export function helpText(usage: readonly string[]): string {
   const rows = SETTINGS.map((s) => `  ${`${s.flag} <value>`.padEnd(28)} ${s.env.padEnd(19)} ${s.help} (default: ${s.fallback || 'none'})`);
   const bare = (flag: string, meaning: string) => `  ${flag.padEnd(28)} ${''.padEnd(19)} ${meaning}`;
   return [
-    'Usage: client-records-mock [serve] [options]    start the mock server',
-    '       client-records-mock contract [options]   run the contract suite (contract --help)',
-    '       client-records-mock seed [options]       write a data file (seed --help)',
+    ...usage,
     '',
     'Spec-first mock of the Client Records and Diagnostics Service (openapi.yaml).',
     'Every option can also be set by its environment variable; the flag wins.',

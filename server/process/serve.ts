@@ -1,17 +1,15 @@
-#!/usr/bin/env node
-// The only module with side effects: reads the command line, builds the data,
-// listens, and stops cleanly on SIGTERM/SIGINT. `contract` and `seed` are
-// dispatched to their own CLIs, loaded only when asked for.
+// `client-records-mock serve` (the default command; cli/main.ts dispatches
+// here): reads the settings, builds the data, listens, runs --workers, and
+// stops cleanly on SIGTERM/SIGINT. The process's side effects live here and in
+// cli/main.ts only; everything below is given what it needs.
 import cluster from 'node:cluster';
-import fs from 'node:fs';
-import path from 'node:path';
 import { ConfigError, helpText, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import type { Logger } from 'pino';
-import type { App } from './pipeline/app';
-import { startHttpServer, TIMEOUTS } from './listener/http-server';
+import type { App } from '../pipeline/app';
+import { startHttpServer, TIMEOUTS } from '../listener/http-server';
 import { EXIT_CRASH, exitOnCrash } from './crash-policy';
-import { DataFileError } from '../seeds/data-file';
+import { DataFileError } from '../mock';
 import { loadApp, watchApp } from './watch';
 
 /** Exit code for a configuration or data-file error (docs/decisions.md: a bad setting → one line, exit 2). */
@@ -37,18 +35,6 @@ function exitWithStartupError(message: string): void {
   process.exit(EXIT_BAD_SETTING);
 }
 
-/** The package's version, from the package.json above this module (src and dist alike). */
-function packageVersion(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const file = path.join(dir, 'package.json');
-    if (fs.existsSync(file)) {
-      const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'client-records-mock') return pkg.version ?? 'unknown';
-    }
-    if (path.dirname(dir) === dir) return 'unknown';
-  }
-}
-
 /** Flags of the CLI itself, not settings: they take no value. */
 const CLI_FLAGS = new Set(['--help', '-h', '--version', '-v', '--watch']);
 
@@ -57,14 +43,20 @@ interface ServeCommand {
   watch: boolean;
 }
 
-function readServeCommand(argv: readonly string[]): ServeCommand {
+/** What the bin tells serve about itself: its commands' usage lines (for --help) and the package's version. */
+export interface ServeCli {
+  usage: readonly string[];
+  version: string;
+}
+
+function readServeCommand(argv: readonly string[], cli: ServeCli): ServeCommand {
   const cliFlags = new Set(argv.filter((arg) => CLI_FLAGS.has(arg)));
   if (cliFlags.has('--help') || cliFlags.has('-h')) {
-    process.stdout.write(helpText() + '\n');
+    process.stdout.write(helpText(cli.usage) + '\n');
     process.exit(0);
   }
   if (cliFlags.has('--version') || cliFlags.has('-v')) {
-    process.stdout.write(`${packageVersion()}\n`);
+    process.stdout.write(`${cli.version}\n`);
     process.exit(0);
   }
   try {
@@ -181,15 +173,9 @@ async function runPrimary(config: Readonly<Config>): Promise<void> {
   process.once('SIGINT', shutdown);
 }
 
-async function main(argv: readonly string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  if (command === 'contract' || command === 'seed') {
-    // Loaded only when asked for: a plain server start does not load the suite.
-    const run = command === 'contract' ? (await import('../contract-suite/cli')).runContractCli : (await import('../seeds/cli')).runSeedCli;
-    process.exitCode = await run(rest);
-    return;
-  }
-  const { config, watch } = readServeCommand(command === 'serve' ? rest : argv);
+/** Serves with the settings of `argv` (flags) and the environment; resolves once listening (or the workers are started). */
+export async function runServe(argv: readonly string[], cli: ServeCli): Promise<void> {
+  const { config, watch } = readServeCommand(argv, cli);
   if (cluster.isPrimary && config.workers > 1) await runPrimary(config);
   else {
     await runWorker(config, watch).catch((error: unknown) => {
@@ -198,5 +184,3 @@ async function main(argv: readonly string[]): Promise<void> {
     });
   }
 }
-
-void main(process.argv.slice(2));
