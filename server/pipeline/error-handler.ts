@@ -6,7 +6,7 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, describeCrash, INTERNAL_ERROR_MESSAGE, quoted } from '../errors';
-import { noteError } from './request';
+import { contextOf, noteError } from './request';
 
 /** The shape of express-openapi-validator's errors (HttpError and subclasses). */
 interface ValidatorError {
@@ -74,7 +74,8 @@ const HANDLER_HEADERS = [
   'Link',
 ];
 
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+/** `documented`: the served spec's parameter names (request.ts), the only ones a request line may name. */
+export function errorHandler(logger: Logger, documented: ReadonlySet<string>): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) {
       // Too late for an ErrorDto: end the broken response so the client sees a failure, not a hang.
@@ -83,7 +84,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const apiError = toApiError(error, logger);
     // The request line says why: the Code, and the parameter a validation error names.
-    noteError(req, apiError.code, isValidatorError(error) ? error.errors?.[0]?.path : undefined);
+    noteError(contextOf(req), apiError.code, isValidatorError(error) ? error.errors?.[0]?.path : undefined, documented);
     // Whatever the failed handler set for its own answer (type, length, range, paging) must not describe the ErrorDto.
     for (const name of HANDLER_HEADERS) res.removeHeader(name);
     res.status(apiError.status).set(apiError.headers).json(apiError.toDto());

@@ -4,14 +4,14 @@
 // diagnostics. Simulated failures follow a sequence seeded by SEED, so a test
 // run that sends the same requests in the same order (one after the other)
 // sees the same failures.
-import type { IncomingMessage } from 'node:http';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { Sfc32Randomizer } from '../../seeds/random';
 import { ApiError, clientNotFound, INTERNAL_ERROR_MESSAGE, methodNotAllowed, UNKNOWN_KEY_MESSAGE } from '../errors';
 import type { RouteMatch } from '../../contract/operations';
 import type { ErrorDto } from '../../contract/wire-types';
-import { readListQuery, setPagingHeaders } from './paging';
+import type { PagingHeaders } from './paging';
 import { readPrefer, type PreferDirectives } from './prefer';
+import { DONE, readListQuery, type ApiStep, type FaultDecision, type ListParameters, type RequestContext } from './request';
 
 /** The settings the fault injector reads (LATENCY_MS, ERROR_RATE, SEED, parsed by process/config.ts). */
 export interface FaultSettings {
@@ -20,10 +20,7 @@ export interface FaultSettings {
   seed: number;
 }
 
-export interface FaultDecision {
-  delayMs: number;
-  fail: boolean;
-}
+export type { FaultDecision };
 
 export const NO_FAULT: FaultDecision = Object.freeze({ delayMs: 0, fail: false });
 
@@ -46,7 +43,6 @@ function seededStream(seed: number, stream: number): Sfc32Randomizer {
 export class FaultInjector {
   private readonly failures: Sfc32Randomizer;
   private readonly latencies: Sfc32Randomizer;
-  private readonly decided = new WeakMap<IncomingMessage, FaultDecision>();
 
   constructor(private readonly config: FaultSettings) {
     this.failures = seededStream(config.seed, FAILURE_STREAM);
@@ -57,29 +53,24 @@ export class FaultInjector {
     return this.config.latencyMs.max > 0 || this.config.errorRate > 0;
   }
 
-  /** The decision for this request; asking twice (fast path, then the full pipeline) gives the same answer. */
-  decide(req: IncomingMessage): FaultDecision {
+  /**
+   * The decision for this request, kept in its context (`context.fault`):
+   * asking twice (fast path, then the full pipeline) gives the same answer.
+   * The response cache replays faults only on hits whose first answer took a
+   * decision, i.e. went through mock controls, so a cached 400 is as exact as
+   * the uncached one was.
+   */
+  decide(context: Pick<RequestContext, 'fault'>): FaultDecision {
     if (!this.active) return NO_FAULT;
-    let decision = this.decided.get(req);
-    if (!decision) {
+    if (!context.fault) {
       const { min, max } = this.config.latencyMs;
       const rate = this.config.errorRate;
-      decision = {
+      context.fault = {
         delayMs: max > min ? min + Math.floor(this.latencies.next() * (max - min + 1)) : min,
         fail: rate > 0 && this.failures.next() < rate,
       };
-      this.decided.set(req, decision);
     }
-    return decision;
-  }
-
-  /**
-   * Whether this request took a decision, i.e. went through mock controls. The
-   * response cache replays faults only on hits whose first answer did, so a
-   * cached 400 is as exact as the uncached one was.
-   */
-  hasDecided(req: IncomingMessage): boolean {
-    return this.decided.has(req);
+    return context.fault;
   }
 }
 
@@ -113,7 +104,7 @@ function answerExample(
   example: NonNullable<PreferDirectives['example']>,
   req: Request,
   res: Response,
-  publicUrl: string | undefined,
+  list: ListAnswers,
 ): ApiError | undefined {
   if (example.status >= 300) {
     const { Code, Message } = example.value as ErrorDto;
@@ -121,39 +112,46 @@ function answerExample(
   }
   if (example.isList) {
     const page = example.value as { Page: number; PageSize: number; Results: unknown[] };
-    const query = { ...readListQuery(req.query), page: page.Page, pageSize: page.PageSize };
-    setPagingHeaders(res, req.path, query, page.Results.length, publicUrl);
+    const query = { ...readListQuery(req.query, list.parameters), page: page.Page, pageSize: page.PageSize };
+    list.paging(res, req.path, query, page.Results.length);
   }
   res.status(example.status).json(example.value);
   return undefined;
 }
 
+/** What a list example's answer needs: the served list parameters and the paging headers' writer (PUBLIC_URL included). */
+export interface ListAnswers {
+  parameters: ListParameters;
+  paging: PagingHeaders;
+}
+
 /**
- * Runs after the validator, before the handlers. `Prefer: example` answers that
- * named example; `Prefer: code` with an error status answers that error; with a
- * 2xx status the handler answers as usual (either also overrides an ERROR_RATE
- * failure). Delays add up: `Prefer: delay` plus LATENCY_MS.
+ * The API path's step after the validator, before the handler. `Prefer:
+ * example` answers that named example; `Prefer: code` with an error status
+ * answers that error; with a 2xx status the handler answers as usual (either
+ * also overrides an ERROR_RATE failure). Delays add up: `Prefer: delay` plus
+ * LATENCY_MS, and the step then returns a promise the path waits for.
  */
-/** `publicUrl` (PUBLIC_URL) makes an example list's Link absolute, as on every other list answer. */
-export function mockControls(faults: FaultInjector, routeOf: (req: IncomingMessage) => RouteMatch, publicUrl?: string): RequestHandler {
-  return (req, res, next) => {
-    const route = routeOf(req);
+export function mockControls(faults: FaultInjector, list: ListAnswers): ApiStep {
+  return (req, res, context) => {
+    const route = context.route!;
     const prefer = readPrefer(req.headers.prefer, route.operation);
-    const fault = route.operation.isPublic ? NO_FAULT : faults.decide(req);
+    const fault = route.operation.isPublic ? NO_FAULT : faults.decide(context);
     const delayMs = (prefer.delayMs ?? 0) + fault.delayMs;
-    const proceed = () => {
+    const proceed = (): typeof DONE | undefined => {
       // The caller went away while we waited: there is nobody to answer.
-      if (res.destroyed) return;
+      if (res.destroyed) return DONE;
       if (prefer.example) {
-        const error = answerExample(prefer.example, req, res, publicUrl);
-        if (error) next(error);
-      } else if (prefer.code !== undefined) {
-        if (prefer.code >= 300) next(simulatedError(prefer.code, route, req.method));
-        else next();
-      } else if (fault.fail) next(new ApiError('INTERNAL_ERROR', `${INTERNAL_ERROR_MESSAGE} (simulated: ERROR_RATE)`));
-      else next();
+        const error = answerExample(prefer.example, req, res, list);
+        if (error) throw error;
+        return DONE;
+      }
+      if (prefer.code !== undefined && prefer.code >= 300) throw simulatedError(prefer.code, route, req.method);
+      if (prefer.code === undefined && fault.fail)
+        throw new ApiError('INTERNAL_ERROR', `${INTERNAL_ERROR_MESSAGE} (simulated: ERROR_RATE)`);
+      return undefined;
     };
-    if (delayMs > 0) setTimeout(proceed, delayMs);
-    else proceed();
+    if (delayMs > 0) return new Promise((resolve) => setTimeout(resolve, delayMs)).then(proceed);
+    return proceed();
   };
 }

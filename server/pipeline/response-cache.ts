@@ -21,11 +21,10 @@
 // with their names as the miss wrote them (case and order), so the bytes on
 // the wire are the miss's bytes but for X-Request-Id and Date.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
 import type { ApiKeyGate } from './auth';
-import { NO_FAULT, type FaultDecision, type FaultInjector } from './mock-controls';
+import { NO_FAULT, type FaultInjector } from './mock-controls';
 import type { RouteMatch } from '../../contract/operations';
-import { contextOf, REQUEST_ID_HEADER, type BodyRecipe } from './request';
+import { REQUEST_ID_HEADER, type ApiStep, type BodyRecipe, type FaultDecision, type RequestContext } from './request';
 
 interface CachedResponse {
   status: number;
@@ -38,7 +37,7 @@ interface CachedResponse {
   faulted: boolean;
   /** Hits served by remaking the body from its recipe; at KEEP_BYTES_AFTER_REMAKES the bytes are kept instead. */
   remakes: number;
-  /** An error answer's Code and named parameter, for the request line of a hit (request-context.ts). */
+  /** An error answer's Code and named parameter, for the request line of a hit (request.ts). */
   errorCode: string | undefined;
   errorParam: string | undefined;
 }
@@ -99,25 +98,23 @@ export class ResponseCache {
     return this.bytes;
   }
 
-  private keyOf(req: IncomingMessage): string | undefined {
+  private keyOf(req: IncomingMessage, context: RequestContext): string | undefined {
     if (req.method !== 'GET' || req.headers.prefer !== undefined) return undefined;
-    const context = contextOf(req);
     context.keyCheck ??= this.gate.check(req);
     return `${context.keyCheck}\u0000${req.headers.origin ?? ''}\u0000${req.url ?? ''}`;
   }
 
   /** Writes a cached response and returns true, or returns false to let the full pipeline answer. */
-  serve(req: IncomingMessage, res: ServerResponse): boolean {
-    const key = this.keyOf(req);
+  serve(req: IncomingMessage, res: ServerResponse, context: RequestContext): boolean {
+    const key = this.keyOf(req, context);
     const entry = key === undefined ? undefined : this.entries.get(key);
     if (!entry || key === undefined) return false;
-    const fault: FaultDecision = entry.faulted ? this.faults.decide(req) : NO_FAULT;
+    const fault: FaultDecision = entry.faulted ? this.faults.decide(context) : NO_FAULT;
     if (fault.fail) return false;
     // Refresh the entry's place in the LRU order.
     this.entries.delete(key);
     this.entries.set(key, entry);
     this.hits++;
-    const context = contextOf(req);
     context.route = entry.route;
     context.servedFromCache = true;
     context.errorCode = entry.errorCode;
@@ -134,21 +131,18 @@ export class ResponseCache {
     return true;
   }
 
-  /** Express middleware: records the final bytes of a cacheable response as they are sent. */
-  capture(): RequestHandler {
-    return (req, res, next) => {
-      const key = this.keyOf(req);
-      const route = contextOf(req).route;
-      if (key === undefined || !route) {
-        next();
-        return;
-      }
+  /** A step of the API path: records the final bytes of a cacheable response as they are sent. */
+  capture(): ApiStep {
+    return (req, res, context) => {
+      const key = this.keyOf(req, context);
+      const route = context.route;
+      if (key === undefined || !route) return;
       const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
       (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
         const [chunk, encoding] = args;
         if (CACHEABLE_STATUS.has(res.statusCode) && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
           // Only a 200 sent as bytes can be the page its recipe makes; anything else keeps its own bytes.
-          const { remake } = contextOf(req);
+          const { remake } = context;
           const body =
             (res.statusCode === 200 && Buffer.isBuffer(chunk) ? remake : undefined) ??
             (typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk);
@@ -157,13 +151,13 @@ export class ResponseCache {
             const value = res.getHeader(name);
             if (!NOT_REPLAYED.has(name.toLowerCase()) && value !== undefined) headers.push(name, value);
           }
-          const { errorCode, errorParam } = contextOf(req);
+          const { errorCode, errorParam } = context;
           this.store(key, {
             status: res.statusCode,
             headers,
             body,
             route,
-            faulted: this.faults.hasDecided(req),
+            faulted: context.fault !== undefined,
             errorCode,
             errorParam,
             remakes: 0,
@@ -171,7 +165,6 @@ export class ResponseCache {
         }
         return end(...args);
       };
-      next();
     };
   }
 

@@ -1,11 +1,13 @@
-// express-openapi-validator, driven by the same openapi.yaml: requests are
-// checked before any handler runs, responses before any byte is sent.
+// express-openapi-validator, driven by the served spec: requests are checked
+// before any handler runs, responses before any byte is sent. Two steps of
+// the API path (app.ts): what the raw query says that a parsed one hides
+// (checkRawQuery), then the validator's own middleware, run as one step.
 import path from 'node:path';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { RequestHandler } from 'express';
 import type { OpenApiDocument } from '../../contract/spec';
 import { ApiError, quoted } from '../errors';
-import { contextOf } from './request';
+import type { ApiStep } from './request';
 
 interface PathToRegexpModule {
   pathToRegexp: (route: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
@@ -42,9 +44,28 @@ function memoizeValidatorPathCompile(): void {
   module.pathToRegexp = Object.assign(memoized, { memoized: true });
 }
 
-export function openApiValidator(spec: OpenApiDocument, validateResponses: boolean): RequestHandler[] {
+/** The validator's Express middleware as one step: it resolves when they all called next, rejects with the first error. */
+function asStep(middlewares: readonly RequestHandler[]): ApiStep {
+  return (req, res) =>
+    new Promise<void>((resolve, reject) => {
+      let at = 0;
+      const next = (error?: unknown): void => {
+        if (error !== undefined && error !== null) return reject(error);
+        const middleware = middlewares[at++];
+        if (!middleware) return resolve();
+        try {
+          void middleware(req, res, next);
+        } catch (thrown) {
+          reject(thrown);
+        }
+      };
+      next();
+    });
+}
+
+export function openApiValidator(spec: OpenApiDocument, validateResponses: boolean): ApiStep {
   memoizeValidatorPathCompile();
-  return OpenApiValidator.middleware({
+  const middlewares = OpenApiValidator.middleware({
     // The validator annotates the document it is given; it gets its own copy.
     apiSpec: structuredClone(spec) as unknown as string,
     validateRequests: { allowUnknownQueryParameters: false },
@@ -55,6 +76,7 @@ export function openApiValidator(spec: OpenApiDocument, validateResponses: boole
     // openapi.yaml is linted in CI (npm run lint:spec); re-checking it here would only slow start-up.
     validateApiSpec: false,
   }) as unknown as RequestHandler[];
+  return asStep(middlewares);
 }
 
 /**
@@ -76,8 +98,8 @@ function dropsSilently(name: string): boolean {
  * written as anything but decimal digits (its type coercion reads `1e2` and
  * `0x10` as numbers).
  */
-export const checkRawQuery: RequestHandler = (req, _res, next) => {
-  const integerParams = contextOf(req).route?.operation.integerQueryParams;
+export const checkRawQuery: ApiStep = (req, _res, context) => {
+  const integerParams = context.route?.operation.integerQueryParams;
   const url = req.url ?? '';
   const at = url.indexOf('?');
   try {
@@ -85,7 +107,7 @@ export const checkRawQuery: RequestHandler = (req, _res, next) => {
   } catch {
     throw new ApiError('VALIDATION_ERROR', 'the path has invalid percent-encoding');
   }
-  if (at < 0) return next();
+  if (at < 0) return;
   const seen = new Set<string>();
   for (const pair of url.slice(at + 1).split('&')) {
     if (pair === '') continue;
@@ -105,5 +127,4 @@ export const checkRawQuery: RequestHandler = (req, _res, next) => {
       throw new ApiError('VALIDATION_ERROR', `query parameter '${name}' must be integer`);
     }
   }
-  next();
 };

@@ -3,11 +3,10 @@
 // operations and their documented statuses are read from openapi.yaml, so a
 // status added to the spec is tested here without touching this file.
 import fs from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
-import { FaultInjector } from '../../server/pipeline/mock-controls';
+import { FaultInjector, type FaultDecision } from '../../server/pipeline/mock-controls';
 import { methodNotAllowed } from '../../server/errors';
 import type { ErrorCode, ErrorDto } from '../../contract/wire-types';
 import { loadSpec, SPEC_PATH, SpecSchemas, type OpenApiDocument } from '../../contract/spec';
@@ -60,8 +59,8 @@ async function timed(baseUrl: string, url: string, headers: Record<string, strin
   return { response, text, ms: performance.now() - started };
 }
 
-/** Fake requests for FaultInjector unit checks: it only needs distinct objects. */
-const fakeRequests = (count: number) => Array.from({ length: count }, () => ({}) as IncomingMessage);
+/** Fake request contexts for FaultInjector unit checks: it only needs distinct objects to keep its decision in. */
+const fakeContexts = (count: number) => Array.from({ length: count }, (): { fault: FaultDecision | undefined } => ({ fault: undefined }));
 
 describe('Prefer: code and Prefer: delay', () => {
   let server: TestServer;
@@ -289,7 +288,7 @@ describe('LATENCY_MS', () => {
   test('FaultInjector → a range LATENCY_MS draws whole milliseconds across the whole range, the same for the same seed', () => {
     const draw = (seed: number) => {
       const faults = new FaultInjector({ seed, latencyMs: { min: 100, max: 400 }, errorRate: 0 });
-      return fakeRequests(500).map((req) => faults.decide(req).delayMs);
+      return fakeContexts(500).map((context) => faults.decide(context).delayMs);
     };
 
     const delays = draw(3);
@@ -366,7 +365,7 @@ describe('ERROR_RATE', () => {
   test('FaultInjector → a higher rate fails a superset of the requests a lower rate fails, for the same seed', () => {
     const failures = (errorRate: number) => {
       const faults = new FaultInjector({ seed: 11, latencyMs: { min: 0, max: 0 }, errorRate });
-      return fakeRequests(200).map((req) => faults.decide(req).fail);
+      return fakeContexts(200).map((context) => faults.decide(context).fail);
     };
 
     const low = failures(0.2);

@@ -1,9 +1,9 @@
 // Tag Diagnostics: public operations, exact as the service description gives them.
-import type { RequestHandler } from 'express';
 import type { OperationId } from '../../../contract/operations';
 import { ApiError, TEST_EXCEPTION_MESSAGE } from '../../errors';
+import type { OperationHandler } from '../request';
 
-export function diagnosticsHandlers(): Record<Extract<OperationId, 'ping' | 'exception'>, RequestHandler> {
+export function diagnosticsHandlers(): Record<Extract<OperationId, 'ping' | 'exception'>, OperationHandler> {
   return {
     ping: (_req, res) => {
       res.json('Pong');
