@@ -2,17 +2,9 @@
 // once at start. It answers page(query) and positionOf(id) and knows nothing of HTTP.
 import type { ClientDetail } from '../../contract/wire-types';
 import { ClientRecords } from './client-records';
+import type { ListQuery } from './list-query';
 import { foldField, normalizeTerm, SearchIndex } from './search/search-index';
 import { BitPositions, EMPTY_SET, pageOfAnd, positionSetOf, SortedPositions, type PositionSet } from './search/position-set';
-
-export interface ListQuery {
-  page: number;
-  pageSize: number;
-  active?: boolean;
-  filter?: string;
-  idStaff?: string;
-  idLocation?: string;
-}
 
 export interface ListResult {
   total: number;

@@ -182,7 +182,7 @@ export function createApp(config: Readonly<AppSettings>, store: ClientStore, log
   const operations = readOperations(spec);
   const gate = new ApiKeyGate(config.apiKeys, config.auth);
   const faults = new FaultInjector(config);
-  const cache = config.cache ? new ResponseCache(config.cacheMb * 1024 * 1024, gate, faults) : undefined;
+  const cache = config.cache ? new ResponseCache(config.cacheMb * 1024 * 1024, gate, (context) => faults.decide(context)) : undefined;
   const parts = clientParts(store, spec, config.validateResponses);
   const list = listParameters(spec);
   const paging = pagingHeaders(list, config.publicUrl);

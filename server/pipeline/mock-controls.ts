@@ -9,9 +9,17 @@ import { Sfc32Randomizer } from '../../seeds/random';
 import { ApiError, clientNotFound, INTERNAL_ERROR_MESSAGE, methodNotAllowed, UNKNOWN_KEY_MESSAGE } from '../errors';
 import type { RouteMatch } from '../../contract/operations';
 import type { ErrorDto } from '../../contract/wire-types';
-import type { PagingHeaders } from './paging';
 import { readPrefer, type PreferDirectives } from './prefer';
-import { DONE, readListQuery, type ApiStep, type FaultDecision, type ListParameters, type RequestContext } from './request';
+import {
+  DONE,
+  NO_FAULT,
+  readListQuery,
+  type ApiStep,
+  type FaultDecision,
+  type ListParameters,
+  type PagingHeaders,
+  type RequestContext,
+} from './request';
 
 /** The settings the fault injector reads (LATENCY_MS, ERROR_RATE, SEED, parsed by process/config.ts). */
 export interface FaultSettings {
@@ -20,9 +28,7 @@ export interface FaultSettings {
   seed: number;
 }
 
-export type { FaultDecision };
-
-export const NO_FAULT: FaultDecision = Object.freeze({ delayMs: 0, fail: false });
+export { NO_FAULT, type FaultDecision };
 
 // Separate streams, so that the failure pattern of a seed is the same whatever LATENCY_MS is.
 const FAILURE_STREAM = 1;

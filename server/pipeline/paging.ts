@@ -2,12 +2,8 @@
 // header, of relative references unless PUBLIC_URL names the address browsers
 // use (docs/frontend.md). Link targets name the parameters as the served spec
 // does (request.ts, ListParameters), so a spec that renames them is followed.
-import type { Response } from 'express';
-import type { ListQuery } from '../engine/store';
-import type { ListParameters } from './request';
-
-/** Writes X-Total-Count and Link for a list answer of `query` at `path` with `total` matches. */
-export type PagingHeaders = (res: Response, path: string, query: ListQuery, total: number) => void;
+import type { ListQuery } from '../engine/list-query';
+import type { ListParameters, PagingHeaders } from './request';
 
 function pageUrl(path: string, query: ListQuery, page: number, names: ListParameters): string {
   const params = [`${names.page.name}=${page}`, `${names.pageSize.name}=${query.pageSize}`];

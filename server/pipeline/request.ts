@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { KeyCheck } from './auth';
 import type { RouteMatch } from '../../contract/operations';
 import type { OpenApiDocument } from '../../contract/spec';
-import type { ListQuery } from '../engine/store';
+import type { ListQuery } from '../engine/list-query';
 
 /** A failure or delay the mock controls decided for a request (LATENCY_MS, ERROR_RATE); decided once per request. */
 export interface FaultDecision {
@@ -45,6 +45,15 @@ export interface BodyRecipe {
   /** make() assembles new bytes (a list page), rather than returning a slice of bytes kept anyway (a Detail). */
   copies: boolean;
 }
+
+/** No delay, no failure: what a request the mock controls do not shape gets. */
+export const NO_FAULT: FaultDecision = Object.freeze({ delayMs: 0, fail: false });
+
+/** The mock controls' decision for a request, taken once and kept in its context (FaultInjector.decide). */
+export type DecideFault = (context: Pick<RequestContext, 'fault'>) => FaultDecision;
+
+/** Writes X-Total-Count and Link for a list answer of `query` at `path` with `total` matches (paging.ts). */
+export type PagingHeaders = (res: Response, path: string, query: ListQuery, total: number) => void;
 
 /** What a step of the API path returns: nothing to go on, DONE when the request needs nothing more, or a promise of either. */
 export const DONE = Symbol('done');

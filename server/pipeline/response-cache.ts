@@ -22,9 +22,16 @@
 // the wire are the miss's bytes but for X-Request-Id and Date.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyGate } from './auth';
-import { NO_FAULT, type FaultInjector } from './mock-controls';
 import type { RouteMatch } from '../../contract/operations';
-import { REQUEST_ID_HEADER, type ApiStep, type BodyRecipe, type FaultDecision, type RequestContext } from './request';
+import {
+  NO_FAULT,
+  REQUEST_ID_HEADER,
+  type ApiStep,
+  type BodyRecipe,
+  type DecideFault,
+  type FaultDecision,
+  type RequestContext,
+} from './request';
 
 interface CachedResponse {
   status: number;
@@ -87,7 +94,8 @@ export class ResponseCache {
   constructor(
     private readonly maxBytes: number,
     private readonly gate: ApiKeyGate,
-    private readonly faults: FaultInjector,
+    /** The mock controls' decision (FaultInjector.decide): a hit whose first answer was shaped by them is shaped again. */
+    private readonly decideFault: DecideFault,
   ) {}
 
   get size(): number {
@@ -109,7 +117,7 @@ export class ResponseCache {
     const key = this.keyOf(req, context);
     const entry = key === undefined ? undefined : this.entries.get(key);
     if (!entry || key === undefined) return false;
-    const fault: FaultDecision = entry.faulted ? this.faults.decide(context) : NO_FAULT;
+    const fault: FaultDecision = entry.faulted ? this.decideFault(context) : NO_FAULT;
     if (fault.fail) return false;
     // Refresh the entry's place in the LRU order.
     this.entries.delete(key);

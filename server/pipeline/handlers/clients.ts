@@ -9,8 +9,7 @@ import type { Response } from 'express';
 import type { OperationId } from '../../../contract/operations';
 import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../../contract/wire-types';
 import { clientNotFound } from '../../errors';
-import { readListQuery, type ListParameters, type OperationHandler } from '../request';
-import type { PagingHeaders } from '../paging';
+import { readListQuery, type ListParameters, type OperationHandler, type PagingHeaders } from '../request';
 import { toExtended, toSimple, type ClientParts, type ClientView } from '../../engine/projections';
 import type { ClientStore } from '../../engine/store';
 
