@@ -13,7 +13,7 @@
 // one that our server answered with 2xx is a disagreement and fails the run.
 // Prism 5.14.2 runs on Node 20 (5.16 needs Node 24).
 //
-// `--mutant "<name>"` puts one of the mutation check's faults (tests/contract/mutants.ts)
+// `--mutant "<name>"` puts one of the mutation check's faults (tools/mutants.ts)
 // between Prism and the server, to see Prism catch it (the run then fails).
 import fs from 'node:fs';
 import path from 'node:path';

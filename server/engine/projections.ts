@@ -70,7 +70,7 @@ const VIEWS: readonly ClientView[] = ['ClientSimple', 'ClientExtended', 'ClientD
  * are not the ones that pay (a cold 40-item Extended page costs about 0.5 ms
  * more than a warm one; docs/performance.md has the figures).
  * JSON.stringify of a page is its parts joined with commas, so the bytes equal
- * res.json's (tests/perf/response-parts.test.ts proves it).
+ * res.json's (tests/pipeline/response-parts.test.ts proves it).
  */
 export class ClientParts {
   private readonly arenas: Record<ProjectedView, SlotArena>;

@@ -5,7 +5,7 @@
 // and stay the same once the records are kept as JSON alone.
 import { varyingUrls, type TrafficSample } from '../../bench/traffic';
 import { API_KEY, startTestServer, testStore, type TestServer } from '../support/servers';
-import { rawGet } from './raw-get';
+import { rawGet } from '../support/raw-get';
 
 jest.setTimeout(120_000);
 

@@ -3,7 +3,7 @@
 // carrying marker strings; then the whole log (level trace) is searched for
 // them and for the data the responses carried.
 import { API_KEY, get, startTestServer, type TestServer } from '../support/servers';
-import { rawRequest, sendRaw } from './raw-http';
+import { rawRequest, sendRaw } from '../support/raw-http';
 
 const VALID_KEY = 'key-VALIDKEYMARKER-5f2c';
 const WRONG_KEY = 'key-WRONGKEYMARKER-9d1e';

@@ -1,9 +1,9 @@
-// The response cache (server/response-cache.ts) must be invisible: a hit
+// The response cache (server/pipeline/response-cache.ts) must be invisible: a hit
 // writes exactly the bytes the validated miss wrote (but for X-Request-Id and
 // Date), the same bytes as a server without a cache, and it stays within
 // CACHE_MB, evicting the least recently used entries first.
 import { API_KEY, startTestServer, testStore, type TestServer } from '../support/servers';
-import { rawGet } from './raw-get';
+import { rawGet } from '../support/raw-get';
 
 const KEY = { 'X-Api-Key': API_KEY };
 const store = testStore();

@@ -6,7 +6,7 @@
 // answered 204 by design, so the OPTIONS cases here are plain OPTIONS (405).
 import type { ErrorCode } from '../../contract/wire-types';
 import { API_KEY, get, startTestServer, type TestServer } from '../support/servers';
-import { rawRequest, sendRaw, sendRawAll, type RawResponse } from './raw-http';
+import { rawRequest, sendRaw, sendRawAll, type RawResponse } from '../support/raw-http';
 
 interface HostileCase {
   name: string;
@@ -263,7 +263,7 @@ const KNOWN_PATHS = [
   '/api/v1/Client/Extended',
   `/api/v1/Client/Detail/${ANY_UUID}`,
 ];
-// '/' is no unknown path: GET and HEAD on it redirect to /docs (tests/server/http.test.ts).
+// '/' is no unknown path: GET and HEAD on it redirect to /docs (tests/pipeline/every-route.test.ts).
 const UNKNOWN_PATHS = ['/docs/', '/nope', '/api/v1/Client', '/api/v1/Client/Detail', '/api/v1/Diagnostics/Ping/'];
 const METHODS_WITH_A_BODY = new Set(['POST', 'PUT', 'PATCH']);
 // BREW (RFC 2324) is no HTTP method: Node's parser rejects it before any route is looked at.

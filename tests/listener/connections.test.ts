@@ -7,7 +7,7 @@ import { bundledSpec } from '../../contract/spec';
 import { createLogger } from '../../server/process/logger';
 import { startHttpServer, type RunningServer } from '../../server/listener/http-server';
 import { API_KEY, get, LogCapture, spawnServer, startTestServer, testConfig, testStore, type TestServer } from '../support/servers';
-import { parseResponses, rawRequest } from './raw-http';
+import { parseResponses, rawRequest } from '../support/raw-http';
 
 const CAP = 5;
 const SUMMARY = 'connections rejected or closed by the HTTP server';

@@ -7,7 +7,7 @@ import { bundledSpec } from '../../contract/spec';
 import { createLogger } from '../../server/process/logger';
 import { startHttpServer, TIMEOUTS, type RunningServer, type Timeouts } from '../../server/listener/http-server';
 import { LogCapture, startTestServer, testConfig, testStore } from '../support/servers';
-import { parseResponses, rawRequest } from './raw-http';
+import { parseResponses, rawRequest } from '../support/raw-http';
 
 const SHORT: Timeouts = { headersMs: 600, requestMs: 1_200, keepAliveMs: 300, checkIntervalMs: 100, drainMs: 1_000 };
 // Node checks the header timer every checkIntervalMs; the rest is scheduling slack on a busy CI machine.

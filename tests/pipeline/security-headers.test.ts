@@ -2,7 +2,7 @@
 // on every kind of answer: success, error, 404, 405, a cache hit, and the few
 // answers written by the HTTP server itself before the app runs.
 import { API_KEY, startTestServer, type TestServer } from '../support/servers';
-import { rawRequest, sendRaw } from './raw-http';
+import { rawRequest, sendRaw } from '../support/raw-http';
 
 let server: TestServer;
 beforeAll(async () => {

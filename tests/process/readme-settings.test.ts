@@ -1,4 +1,4 @@
-// The README's settings table is documentation of server/config.ts's table:
+// The README's settings table is documentation of server/process/config.ts's table:
 // every setting appears there with its flag, its variable and its default, and
 // nothing else does, so the two cannot drift apart.
 import fs from 'node:fs';
@@ -21,7 +21,7 @@ function readmeRows(): { flag: string; env: string; fallback: string }[] {
 }
 
 describe('README settings table', () => {
-  test('README → lists every setting of server/config.ts with its flag, variable and default, and no other', () => {
+  test('README → lists every setting of server/process/config.ts with its flag, variable and default, and no other', () => {
     const documented = readmeRows();
 
     expect(documented).toEqual(describeSettings());
