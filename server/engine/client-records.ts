@@ -2,13 +2,10 @@
 // then, once compacted, as their JSON alone, outside the JS heap.
 //
 // Why: a million ClientDetail records are some 30 million small objects and
-// 0.9 GB of heap, which every full collection marks again. Express promotes
-// a few MB of each request's short-lived objects to the old generation, so a
-// full collection comes every ten seconds or so under load and spends ~2 s of
-// the one thread marking records that never change, in 15-20 ms steps that
-// land in the middle of requests (docs/performance.md). Kept as JSON in
-// Buffers, the records cost the collector nothing, and a full collection
-// marks what is left: ~100 MB of heap at a million clients, not 0.9 GB.
+// 0.9 GB of heap, which every full collection marks again, in steps that land
+// in the middle of requests. Kept as JSON in Buffers, the records cost the
+// collector nothing, and a full collection marks only what is left
+// (docs/performance.md, "Since: the records off the heap", has the figures).
 import { inSlices } from './background';
 import { SlotArena } from './slot-arena';
 import type { ClientDetail } from '../../contract/wire-types';
