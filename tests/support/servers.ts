@@ -95,14 +95,18 @@ export function spawnServer(args: string[] = [], env: Record<string, string> = {
   return spawnServerAt(MAIN_JS, args, env, timeoutMs);
 }
 
-/** Runs the CLI at `script` (the repo's build, or an installed package's bin) on port 0 and waits for its start-up line. */
+/**
+ * Runs the CLI at `script` (the repo's build, or an installed package's bin) on port 0 and waits for its start-up
+ * line. A command (`serve`) in `args` stays first, where the bin reads it.
+ */
 export function spawnServerAt(
   script: string,
   args: string[] = [],
   env: Record<string, string> = {},
   timeoutMs = 20_000,
 ): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, [script, '--port', '0', ...args], {
+  const command = args[0] !== undefined && !args[0].startsWith('-') ? args.slice(0, 1) : [];
+  const child = spawn(process.execPath, [script, ...command, '--port', '0', ...args.slice(command.length)], {
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
