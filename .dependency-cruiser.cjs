@@ -41,6 +41,14 @@ module.exports = {
       to: { path: '^(server|cli|proxy|mcp|spec-diff|tests|bench|scripts)/' },
     },
     {
+      name: 'proxy-uses-the-server-faces',
+      severity: 'error',
+      comment:
+        'proxy/ may use the contract suite, contract/ and the server through its public faces (index.ts, msw.ts, mock.ts, errors.ts), not its rooms.',
+      from: { path: '^proxy/' },
+      to: { path: '^server/[^/]+/' },
+    },
+    {
       name: 'contract-imports-only-generated',
       severity: 'error',
       comment: 'contract/ is the spec at run time, shared by everything: it stands on generated/ only.',
@@ -133,6 +141,13 @@ module.exports = {
       comment: 'The process (settings, logger, serve, watch) is used by the public faces, never the other way round.',
       from: { path: '^server/process/' },
       to: { path: FACES },
+    },
+    {
+      name: 'shipped-code-imports-no-tools',
+      severity: 'error',
+      comment: 'tools/ is compiled but not packed (package.json files): what the package ships and runs must not need it.',
+      from: { path: '^(cli|server|contract|contract-suite|seeds|generated|proxy|mcp|spec-diff)/' },
+      to: { path: '^tools/' },
     },
     {
       name: 'build-depends-on-no-tests-or-bench',

@@ -1,6 +1,7 @@
 // HTTP hygiene shared by every route: errors as ErrorDto, exact paths, 405,
 // CORS, request ids, security headers, and the log line.
 import net from 'node:net';
+import path from 'node:path';
 import { createApp } from '../../server/pipeline/app';
 import { bundledSpec } from '../../contract/spec';
 import { createLogger } from '../../server/process/logger';
@@ -89,7 +90,7 @@ describe('unexpected failures', () => {
       expect(response.headers.get('x-total-count')).toBeNull();
       const logged = logs.records.find((r) => r.msg === 'unexpected error') as { err: { type: string; frames: string[] } } | undefined;
       expect(logged?.err.type).toBe('Error');
-      expect(logged?.err.frames.some((frame) => frame.includes('http.test.ts'))).toBe(true);
+      expect(logged?.err.frames.some((frame) => frame.includes(path.basename(__filename)))).toBe(true);
       expect(logs.text).not.toContain('disk on fire');
     } finally {
       await running.stop();

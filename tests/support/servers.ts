@@ -91,7 +91,7 @@ export interface SpawnedServer {
 }
 
 /** Runs the built CLI (npm test builds it first) and waits for its start-up line. */
-export function spawnServer(args: string[] = [], env: Record<string, string> = {}, timeoutMs = 20_000): Promise<SpawnedServer> {
+export function spawnServer(args: string[] = [], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<SpawnedServer> {
   return spawnServerAt(MAIN_JS, args, env, timeoutMs);
 }
 
@@ -103,7 +103,7 @@ export function spawnServerAt(
   script: string,
   args: string[] = [],
   env: Record<string, string> = {},
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
 ): Promise<SpawnedServer> {
   const command = args[0] !== undefined && !args[0].startsWith('-') ? args.slice(0, 1) : [];
   const child = spawn(process.execPath, [script, ...command, '--port', '0', ...args.slice(command.length)], {
