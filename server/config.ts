@@ -324,13 +324,17 @@ export function helpText(): string {
     'Usage: client-records-mock [serve] [options]    start the mock server',
     '       client-records-mock contract [options]   run the contract suite (contract --help)',
     '       client-records-mock seed [options]       write a data file (seed --help)',
+    '       client-records-mock diff OLD NEW [--json] say whether a spec edit breaks clients (diff --help)',
     '',
     'Spec-first mock of the Client Records and Diagnostics Service (openapi.yaml).',
     'Every option can also be set by its environment variable; the flag wins.',
     '',
     `  ${'flag'.padEnd(28)} ${'environment'.padEnd(19)} meaning`,
     ...rows,
-    bare('--watch', 'reload when the spec or the data file changes; a bad change keeps the last good one'),
+    bare(
+      '--watch',
+      'reload when the spec or the data file changes, saying whether the edit breaks clients; a bad change keeps the last good one',
+    ),
     bare('--version', 'print the version and exit'),
     bare('--help', 'print this help and exit'),
   ].join('\n');

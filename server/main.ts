@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The only module with side effects: reads the command line, builds the data,
-// listens, and stops cleanly on SIGTERM/SIGINT. `contract` and `seed` are
-// dispatched to their own CLIs, loaded only when asked for.
+// listens, and stops cleanly on SIGTERM/SIGINT. `contract`, `seed` and `diff`
+// are dispatched to their own CLIs, loaded only when asked for.
 import cluster from 'node:cluster';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -131,7 +131,11 @@ async function buildServedApp(config: Readonly<Config>, watch: boolean, logger: 
     fail(error instanceof DataFileError ? `DATA_FILE ${error.message}` : (error as Error).message.split('\n')[0]!),
   );
   if (!watch) return initial;
-  const watched = watchApp(config, logger, initial.app, (line) => process.stderr.write(`client-records-mock: ${line}\n`));
+  // Each reload says whether the edit breaks clients (spec-diff/), handed in: server/ imports no spec-diff/.
+  const { watchVerdict } = await import('../spec-diff/format');
+  const watched = watchApp(config, logger, initial, (line) => process.stderr.write(`client-records-mock: ${line}\n`), {
+    compare: watchVerdict,
+  });
   return { app: watched.app, clients: initial.clients };
 }
 
@@ -183,9 +187,14 @@ async function runPrimary(config: Readonly<Config>): Promise<void> {
 
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
-  if (command === 'contract' || command === 'seed') {
+  if (command === 'contract' || command === 'seed' || command === 'diff') {
     // Loaded only when asked for: a plain server start does not load the suite.
-    const run = command === 'contract' ? (await import('../contract-suite/cli')).runContractCli : (await import('../seeds/cli')).runSeedCli;
+    const run =
+      command === 'contract'
+        ? (await import('../contract-suite/cli')).runContractCli
+        : command === 'seed'
+          ? (await import('../seeds/cli')).runSeedCli
+          : (await import('../spec-diff/cli')).runDiffCli;
     process.exitCode = await run(rest);
     return;
   }
