@@ -60,7 +60,8 @@ const OPAQUE_CONSTRAINTS = ['pattern', 'format', 'multipleOf', 'contentEncoding'
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const show = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+/** A value in a message: a plain word as it is, anything else (an empty string, spaces, a number, null) as JSON. */
+const show = (value: unknown): string => (typeof value === 'string' && /^[\w.+\-@:/#~]+$/.test(value) ? value : JSON.stringify(value));
 const pointerJoin = (pointer: string, ...keys: (string | number)[]): string =>
   keys.reduce<string>((acc, key) => `${acc}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`, pointer);
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
@@ -649,18 +650,15 @@ class Differ {
 
     // default: what the server assumes when a client leaves the value out
     if (!sameJson(o.default, n.default)) {
+      // A changed or dropped default changes the answer to a request that leaves the value out.
       const breaking = side === 'request' && o.default !== undefined;
-      this.add(
-        context,
-        at('default'),
-        'schema.default.changed',
-        breaking,
-        `${subject}: default ${o.default === undefined ? 'added' : n.default === undefined ? 'removed' : 'changed'} ${show(o.default ?? '')} → ${show(n.default ?? '')}`.replace(
-          / +→ $/,
-          '',
-        ),
-        side,
-      );
+      const what =
+        o.default === undefined
+          ? `default ${show(n.default)} added`
+          : n.default === undefined
+            ? `default removed (was ${show(o.default)})`
+            : `default changed ${show(o.default)} → ${show(n.default)}`;
+      this.add(context, at('default'), 'schema.default.changed', breaking, `${subject}: ${what}`, side);
     }
     if (o.deprecated !== true && n.deprecated === true)
       this.add(context, at('deprecated'), 'schema.deprecated', false, `${subject}: deprecated`, side);
@@ -822,6 +820,8 @@ class Differ {
       }
       return;
     }
+    // A $ref on either side: its target's annotations are compared where the target is, not here.
+    if (typeof before.$ref === 'string' || typeof after.$ref === 'string') return;
     // Under these keys the keys are names (a property called `description`), not keywords.
     const names =
       /\/(properties|patternProperties|\$defs|definitions|schemas|responses|parameters|headers|securitySchemes|requestBodies|links|callbacks|content|paths)$/.test(

@@ -63,6 +63,29 @@ describe('diff verdicts on the edits table', () => {
     expect(reversed.changes.map((change) => change.message)).toEqual(['query parameter filter: maxLength lowered 500 → 200']);
   });
 
+  test('a refactor that changes no request or answer (an inline schema replaced by a $ref to the same constraints) → no change', () => {
+    const inline =
+      '          schema:\n            type: string\n            format: uuid\n            maxLength: 36\n          example: af9b5699';
+    expect(SPEC).toContain(inline);
+    const refactored = SPEC.replace(
+      inline,
+      "          schema:\n            $ref: '#/components/schemas/Uuid'\n          example: af9b5699",
+    );
+
+    expect(diffSpecTexts({ path: 'a', text: SPEC }, { path: 'b', text: refactored }).changes).toEqual([]);
+  });
+
+  test('a default added to a request parameter is not breaking, one removed is', () => {
+    const withDefault = SPEC.replace('            maxLength: 200\n', '            maxLength: 200\n            default: ""\n');
+    const added = diffSpecTexts({ path: 'a', text: SPEC }, { path: 'b', text: withDefault });
+    const removed = diffSpecTexts({ path: 'b', text: withDefault }, { path: 'a', text: SPEC });
+
+    expect(added.changes.map((change) => [change.message, change.breaking])).toEqual([['query parameter filter: default "" added', false]]);
+    expect(removed.changes.map((change) => [change.message, change.breaking])).toEqual([
+      ['query parameter filter: default removed (was "")', true],
+    ]);
+  });
+
   test('a change to a shared component is listed once, with every operation it reaches', () => {
     const [change, ...others] = diffOf('B14').changes.filter((candidate) => candidate.kind === 'parameter.removed');
     expect(others).toEqual([]);
