@@ -31,7 +31,12 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   serve: {
     args: '[serve] [options]',
     summary: 'start the mock server',
-    run: async (argv) => (await import('../server/process/serve')).runServe(argv, { usage: usageLines(), version: packageVersion() }),
+    run: async (argv) =>
+      (await import('../server/process/serve')).runServe(argv, {
+        usage: usageLines(),
+        version: packageVersion(),
+        specVerdict: async () => (await import('../spec-diff/format')).watchVerdict,
+      }),
   },
   contract: {
     args: 'contract [options]',
@@ -42,6 +47,11 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     args: 'seed [options]',
     summary: 'write a data file (seed --help)',
     run: async (argv) => (await import('../seeds/cli')).runSeedCli(argv),
+  },
+  diff: {
+    args: 'diff OLD NEW [--json]',
+    summary: 'say whether a spec edit breaks clients, exit 1 if so (diff --help)',
+    run: async (argv) => (await import('../spec-diff/cli')).runDiffCli(argv),
   },
 };
 

@@ -306,7 +306,10 @@ export function helpText(usage: readonly string[]): string {
     '',
     `  ${'flag'.padEnd(28)} ${'environment'.padEnd(19)} meaning`,
     ...rows,
-    bare('--watch', 'reload when the spec or the data file changes; a bad change keeps the last good one'),
+    bare(
+      '--watch',
+      'reload when the spec or the data file changes, saying whether the edit breaks clients; a bad change keeps the last good one',
+    ),
     bare('--version', 'print the version and exit'),
     bare('--help', 'print this help and exit'),
   ].join('\n');

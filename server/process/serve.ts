@@ -10,7 +10,7 @@ import type { App } from '../pipeline/app';
 import { startHttpServer, TIMEOUTS } from '../listener/http-server';
 import { EXIT_CRASH, exitOnCrash } from './crash-policy';
 import { DataFileError } from '../mock';
-import { loadApp, watchApp } from './watch';
+import { loadApp, watchApp, type SpecComparer } from './watch';
 
 /** Exit code for a configuration or data-file error (docs/decisions.md: a bad setting → one line, exit 2). */
 const EXIT_BAD_SETTING = 2;
@@ -47,6 +47,8 @@ interface ServeCommand {
 export interface ServeCli {
   usage: readonly string[];
   version: string;
+  /** Under --watch, what a reload's spec edit changes for clients (spec-diff/'s verdict, loaded only then). */
+  specVerdict?: () => Promise<SpecComparer>;
 }
 
 function readServeCommand(argv: readonly string[], cli: ServeCli): ServeCommand {
@@ -82,10 +84,10 @@ function startupLine(config: Readonly<Config>, port: number, clients: number): s
   return `Client Records mock on ${url}  docs ${url}/docs  ${source}  clients ${clients}  ${key}`;
 }
 
-async function runWorker(config: Readonly<Config>, watch: boolean): Promise<void> {
+async function runWorker(config: Readonly<Config>, watch: boolean, cli: ServeCli): Promise<void> {
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   exitOnCrash(logger);
-  const { app, clients } = await buildServedApp(config, watch, logger);
+  const { app, clients } = await buildServedApp(config, watch, logger, cli);
   const running = await startHttpServer(app, config.port, config.host, logger, { maxConnections: config.maxConnections }).catch(
     (error: NodeJS.ErrnoException) => fail(`cannot listen on ${config.host}:${config.port} (${error.code ?? error.message})`),
   );
@@ -118,12 +120,19 @@ async function runWorker(config: Readonly<Config>, watch: boolean): Promise<void
  * spec or the data file. Either way the first build is loadApp's: a spec that
  * does not read, parse or validate, or a bad data file, is one line and exit 2.
  */
-async function buildServedApp(config: Readonly<Config>, watch: boolean, logger: Logger): Promise<{ app: App; clients: number }> {
+async function buildServedApp(
+  config: Readonly<Config>,
+  watch: boolean,
+  logger: Logger,
+  cli: ServeCli,
+): Promise<{ app: App; clients: number }> {
   const initial = await loadApp(config, logger).catch((error: unknown) =>
     fail(error instanceof DataFileError ? `DATA_FILE ${error.message}` : (error as Error).message.split('\n')[0]!),
   );
   if (!watch) return initial;
-  const watched = watchApp(config, logger, initial.app, (line) => process.stderr.write(`client-records-mock: ${line}\n`));
+  // Each reload says whether the edit breaks clients: the bin hands in spec-diff's verdict (server/ imports no spec-diff/).
+  const compare = await cli.specVerdict?.();
+  const watched = watchApp(config, logger, initial, (line) => process.stderr.write(`client-records-mock: ${line}\n`), { compare });
   return { app: watched.app, clients: initial.clients };
 }
 
@@ -178,7 +187,7 @@ export async function runServe(argv: readonly string[], cli: ServeCli): Promise<
   const { config, watch } = readServeCommand(argv, cli);
   if (cluster.isPrimary && config.workers > 1) await runPrimary(config);
   else {
-    await runWorker(config, watch).catch((error: unknown) => {
+    await runWorker(config, watch, cli).catch((error: unknown) => {
       if (!(error instanceof StartupError)) throw error;
       exitWithStartupError(error.message);
     });

@@ -40,13 +40,20 @@ describe('the command line', () => {
     expect(result.stdout).toBe(`${version}\n`);
   });
 
-  test('--help → lists every command of the table (serve, contract, seed) and --watch', () => {
+  test('--help → lists every command of the table (serve, contract, seed, diff) and --watch', () => {
     const result = cli('--help');
 
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^Usage: client-records-mock \[serve\] \[options\] {4}start the mock server$/m);
-    expect(result.stdout).toMatch(/^ {7}client-records-mock contract \[options\] {3}run the contract suite/m);
-    expect(result.stdout).toMatch(/^ {7}client-records-mock seed \[options\] {7}write a data file/m);
+    expect(result.stdout).toMatch(/^Usage: client-records-mock \[serve\] \[options\] +start the mock server$/m);
+    expect(result.stdout).toMatch(/^ {7}client-records-mock contract \[options\] +run the contract suite/m);
+    expect(result.stdout).toMatch(/^ {7}client-records-mock seed \[options\] +write a data file/m);
+    expect(result.stdout).toMatch(/^ {7}client-records-mock diff OLD NEW \[--json\] +say whether a spec edit breaks clients/m);
+    // One column of summaries.
+    const columns = result.stdout
+      .split('\n')
+      .filter((line) => /client-records-mock \S/.test(line))
+      .map((line) => line.search(/ {3}\S+[^\]]*$/));
+    expect(new Set(columns).size).toBe(1);
     expect(result.stdout).toMatch(/--watch/);
   });
 
@@ -54,6 +61,7 @@ describe('the command line', () => {
     [['serve', '--help'], /^Usage: client-records-mock \[serve\]/],
     [['contract', '--help'], /^Usage: client-records-mock contract \[--base-url URL\]/],
     [['seed', '--help'], /^usage: client-records-mock seed --clients N/],
+    [['diff', '--help'], /^Usage: client-records-mock diff OLD NEW \[--json\]/],
   ])("%j → that command's usage, exit 0", (args, usage) => {
     const result = cli(...args);
 

@@ -1,7 +1,8 @@
 // --watch: the built CLI serves copies of the spec and a data file in a temp
 // folder (--spec, --data); the test edits both under the running server, sees
-// the new answers, then breaks each and sees one report line and the last good
-// version still answering.
+// the new answers and the verdict of each spec edit for clients, then breaks
+// each and sees one report line (a YAML error's line and column, a missing
+// $ref's target) and the last good version still answering.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,14 @@ async function reportLines(count: number): Promise<string[]> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return lines();
+}
+
+/** The lines that follow a spec reload: the verdict against the last good version and the changes. */
+function verdictLines(): string[] {
+  return server
+    .stderr()
+    .split('\n')
+    .filter((line) => /^client-records-mock: ( {2}[✗✓…]|spec against)/.test(line));
 }
 
 /** Rewrites a file so the poll sees a change even within the file system's mtime granularity. */
@@ -88,6 +97,14 @@ describe('client-records-mock --watch', () => {
 
     expect(lines[1]).toMatch(/reloaded/);
     expect(await pageSizeTenStatus()).toBe(400);
+    // The verdict against the last good version follows the reload line (written just after it, read maybe later).
+    for (const started = Date.now(); Date.now() - started < RELOAD_WAIT_MS && verdictLines().length < 2;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(verdictLines()).toEqual([
+      'client-records-mock: spec against the last good version: BREAKING for clients: 1 breaking change, 0 not breaking',
+      'client-records-mock:   ✗ query parameter pageSize: maximum lowered 100 → 5 (getClientsSimple, getClientsExtended)',
+    ]);
   }, 30_000);
 
   test('a spec that does not parse → one report line, and the last good spec keeps serving', async () => {
@@ -95,21 +112,40 @@ describe('client-records-mock --watch', () => {
 
     const lines = await reportLines(3);
 
-    expect(lines[2]).toMatch(/^client-records-mock: reload failed, still serving the last good version: .*openapi\.yaml is not valid YAML/);
+    expect(lines[2]).toMatch(
+      /^client-records-mock: reload failed, still serving the last good version: .*openapi\.yaml is not valid YAML: line 3, column 1: /,
+    );
     expect(server.stderr()).not.toMatch(/^\s+at /m);
     expect(await pageSizeTenStatus()).toBe(400);
     expect(await total()).toBe(8);
   }, 30_000);
 
+  test('a $ref to a missing schema → one line naming it, no stack trace, and the last good spec keeps serving', async () => {
+    rewrite(
+      specFile,
+      editedSpec.replace("$ref: '#/components/schemas/ClientSimplePage'", "$ref: '#/components/schemas/ClientSimplePages'"),
+    );
+
+    const lines = await reportLines(4);
+
+    expect(lines[3]).toMatch(
+      /^client-records-mock: reload failed, still serving the last good version: .*openapi\.yaml: \$ref '#\/components\/schemas\/ClientSimplePages' at line \d+, column \d+ points to nothing$/,
+    );
+    expect(server.stderr()).not.toMatch(/^\s+at /m);
+    expect(await pageSizeTenStatus()).toBe(400);
+  }, 30_000);
+
   test('a data file that fails validation → one report line, and the last good data keeps serving', async () => {
     rewrite(specFile, editedSpec);
-    expect((await reportLines(4))[3]).toMatch(/reloaded/);
+    expect((await reportLines(5))[4]).toMatch(/reloaded/);
+    // The same spec as the last good one: nothing changed for clients, nothing more said.
+    expect(verdictLines()).toHaveLength(2);
     rewrite(dataFile, '[{"IdClient": "not-a-uuid"}]\n');
 
-    const lines = await reportLines(5);
+    const lines = await reportLines(6);
 
-    expect(lines[4]).toMatch(/^client-records-mock: reload failed, still serving the last good version: .*clients\.json/);
-    expect(lines).toHaveLength(5);
+    expect(lines[5]).toMatch(/^client-records-mock: reload failed, still serving the last good version: .*clients\.json/);
+    expect(lines).toHaveLength(6);
     expect(await total()).toBe(8);
     expect(await pageSizeTenStatus()).toBe(400);
   }, 30_000);
