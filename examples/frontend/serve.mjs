@@ -1,6 +1,7 @@
 /* global URL, process, console -- a Node script; the lint config gives plain .mjs files no environment */
 // The example's dev server: bundles src/main.ts with esbuild (as Vite would)
-// and serves the page on 127.0.0.1:PORT. API_URL is the mock it talks to.
+// and serves the page on 127.0.0.1:PORT (0: a free port, printed in the
+// start-up line). API_URL is the mock it talks to.
 // Usage: PORT=5173 API_URL=http://127.0.0.1:4000 node examples/frontend/serve.mjs
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -36,5 +37,4 @@ const server = createServer((req, res) => {
   }
   res.writeHead(200, { 'Content-Type': file.type, 'Cache-Control': 'no-store' }).end(file.body);
 });
-// PORT=0 takes any free port: the line names the one taken.
 server.listen(port, '127.0.0.1', () => console.log(`example frontend on http://127.0.0.1:${server.address().port}/ (API ${apiUrl})`));

@@ -20,6 +20,7 @@ describe('docs/frontend.md recipes', () => {
         'examples/frontend/vitest.config.ts',
         'examples/frontend/package.json',
         'examples/frontend/playwright.config.ts',
+        'examples/frontend/global-setup.ts',
         'examples/frontend/e2e/clients.spec.ts',
       ]),
     );
