@@ -12,7 +12,7 @@ const READY = /example frontend on (http:\/\/\S+\/)/;
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const mock = await startServer({ seed: 1, clients: 1000, logLevel: 'warn' });
-  const page = spawn(process.execPath, [path.join(import.meta.dirname, 'serve.mjs')], {
+  const page = spawn(process.execPath, [path.join(__dirname, 'serve.mjs')], {
     env: { ...process.env, PORT: '0', API_URL: mock.url },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

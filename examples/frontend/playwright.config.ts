@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+const ROOT = path.resolve(__dirname, '../..');
 // The browser: CHROMIUM_PATH, default Debian's /usr/bin/chromium; set it empty for Playwright's own
 // browser (npx playwright install chromium), e.g. on macOS or Windows. The same setting as tests/browser/.
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

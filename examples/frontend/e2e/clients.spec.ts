@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 
-const SCREENSHOT = path.resolve(import.meta.dirname, '../../../test-artifacts/frontend-error-state.png');
+const SCREENSHOT = path.resolve(__dirname, '../../../test-artifacts/frontend-error-state.png');
 
 const status = (page: Page) => page.getByRole('status');
 const rows = (page: Page) => page.locator('#rows tr');
