@@ -81,7 +81,8 @@ const RULES: Rule[] = [
   { kind: 'server', match: /^([A-Z_]+=\S* )*(npm ci && )?npm start$/, where: 'repo' },
   { kind: 'server', match: /^([A-Z_]+=\S* )*node examples\/frontend\/serve\.mjs$/, where: 'repo' },
   { kind: 'curl', match: /^curl /, where: 'app' },
-  { kind: 'once', match: /^npx client-records-mock (contract|seed) /, where: 'app' },
+  { kind: 'once', match: /^npx client-records-mock (contract|seed|diff) /, where: 'app' },
+  { kind: 'once', match: /^git show main:openapi\.yaml > /, where: 'repo' },
   { kind: 'once', match: /^npm run (contract|seed)\b/, where: 'repo' },
 ];
 
@@ -217,6 +218,12 @@ async function main(): Promise<void> {
         `exit ${ran.status} in ${((Date.now() - started) / 1000).toFixed(0)} s${warnings}: ${lastLines(ran.stdout || ran.stderr, 1)}`,
         ran.status === 0 && !warnings,
       );
+    }
+    // A spec-first project's two versions for the diff lines (here the same spec twice: no change, exit 0), and a
+    // local main branch in the clone for the line that diffs against main.
+    for (const name of ['openapi.yaml', 'openapi.next.yaml']) fs.copyFileSync(path.join(ROOT, 'openapi.yaml'), path.join(app, name));
+    if (fs.existsSync(clone) && run('git', ['rev-parse', '--verify', '-q', 'main'], { cwd: clone, env }).status !== 0) {
+      run('git', ['branch', 'main', 'origin/main'], { cwd: clone, env });
     }
     mock = await startBackground('npx client-records-mock --port 0', app, env);
     say(`   (a mock for the placeholders: ${mock.url})`);
