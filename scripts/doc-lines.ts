@@ -284,7 +284,10 @@ async function main(): Promise<void> {
         report(line, `the mock up on port ${port}: step exit ${up.status}, Ping ${ping}`, up.status === 0 && ping === 200);
         if (up.status !== 0) say(up.output);
         // And the same step when the mock cannot start (a bad setting): the step must fail.
-        const broken = run('bash', ['-e', '-c', script.replace(/--clients \d+/, '--clients -1')], { cwd: app, env, timeout: 120_000 });
+        // On a port of its own: the first step's mock may still be draining on the first one.
+        const brokenPort = await freePort();
+        const brokenScript = script.replaceAll(String(port), String(brokenPort)).replace(/--clients \d+/, '--clients -1');
+        const broken = run('bash', ['-e', '-c', brokenScript], { cwd: app, env, timeout: 120_000 });
         report(line, `the same step with the mock not starting (--clients -1): step exit ${broken.status}`, broken.status !== 0);
       } else if (rule.kind === 'recipe-once') {
         if (lines.some((other) => sameBlock(other, line) && ruleOf(other)?.kind === 'recipe-start')) continue; // run with its start line
