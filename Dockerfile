@@ -3,9 +3,10 @@
 # there; `npm run lint:deploy` lints this file); `docker build -t
 # client-records-mock .` builds it anywhere else.
 
-# swagger-ui-dist depends on @scarf/scarf, whose install script reports the
-# install to a third party: turned off for every npm step of both stages
-# (and --ignore-scripts runs no install script at all).
+# swagger-ui-dist (a build-time dependency: the build copies its files to
+# dist/swagger-ui) depends on @scarf/scarf, whose install script reports the
+# install to a third party: turned off, and --ignore-scripts runs no install
+# script at all.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 # Stage 1: compile the TypeScript with the dev dependencies (tsc).
@@ -23,11 +24,12 @@ COPY seeds ./seeds
 COPY server ./server
 COPY scripts ./scripts
 COPY tools ./tools
-RUN npx tsc -p tsconfig.build.json
+# tsc, then the files tsc does not write: the ES-module MSW entry and Swagger UI's files (dist/swagger-ui).
+RUN npm run build
 
 # Stage 2: production dependencies, the compiled runtime and the spec, nothing
-# else. `npm ci --omit=dev --ignore-scripts` runs no build step (prepare needs
-# tsc), hence dist/ comes from stage 1. The contract command
+# else. `npm ci --omit=dev --ignore-scripts` runs no build step (the
+# `dependencies` script needs tsc), hence dist/ comes from stage 1. The contract command
 # (`client-records-mock contract`) is in dist/contract-suite.
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
@@ -44,6 +46,7 @@ COPY --from=build /app/dist/contract ./dist/contract
 COPY --from=build /app/dist/contract-suite ./dist/contract-suite
 COPY --from=build /app/dist/seeds ./dist/seeds
 COPY --from=build /app/dist/generated ./dist/generated
+COPY --from=build /app/dist/swagger-ui ./dist/swagger-ui
 # Read at run time: the validator, the route table and the docs page come from it.
 COPY openapi.yaml ./
 # The image's unprivileged user (uid 1000); the app writes nothing but stdout.

@@ -1,10 +1,11 @@
 /** Jest runs the TypeScript sources through ts-jest (transpile only; `npm run typecheck` type-checks). */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/tests', '<rootDir>/examples'],
-  // The example frontend imports this package by name, as a project that installed it would.
-  moduleNameMapper: { '^client-records-mock$': '<rootDir>/server/index.ts', '^client-records-mock/msw$': '<rootDir>/server/msw.ts' },
+  // The example frontend's unit tests are vitest's (scripts/consumer-check.ts runs them from the tarball).
+  roots: ['<rootDir>/tests'],
   testMatch: ['**/*.test.ts'],
+  // TypeScript first: server/msw.ts, not the package's hand-written ES-module entry server/msw.mjs beside it.
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json', 'node'],
   transform: { '^.+\\.ts$': 'ts-jest', '^.+\\.m?js$': '<rootDir>/tests/support/esm-to-cjs.js' },
   // Only the ES-module-only packages that msw 2 and light-my-request load are transformed (judged by the
   // innermost node_modules folder of the path); the rest of node_modules loads as it is.

@@ -10,6 +10,7 @@
 // RSS at 1,000 / 100,000 (/ 1,000,000) clients, the uncached text search over
 // the varied mix's filter URLs at 100,000 (/ 1,000,000) clients, --workers 2,
 // and Prism's dynamic mock on the lists.
+import { inProcess, renderInProcess } from './in-process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -440,6 +441,10 @@ async function main(): Promise<void> {
   }
 
   await stopAll();
+  log('\nIn-process set-up through MSW (fresh processes, rotated order; bench/in-process.ts):');
+  const inProcessFigures = await inProcess([1_000, 10_000], QUICK ? 2 : 5, log);
+  log('\n' + renderInProcess(inProcessFigures));
+
   const rendered = renderTable(table);
   log('\n' + rendered);
   const seconds = Math.round((performance.now() - began) / 1000);
@@ -460,6 +465,7 @@ async function main(): Promise<void> {
       prismDynamic: dynamicFigures,
       startup,
       uncachedFilter: filters,
+      inProcess: inProcessFigures,
     },
     began,
     host,

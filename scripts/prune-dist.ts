@@ -16,6 +16,8 @@ function prune(dir: string): number {
   let removed = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
+    // dist/swagger-ui holds copies, not outputs of sources (scripts/build-extras.ts).
+    if (entry.isDirectory() && full === path.join(DIST, 'swagger-ui')) continue;
     if (entry.isDirectory()) {
       removed += prune(full);
       if (fs.readdirSync(full).length === 0) fs.rmdirSync(full);

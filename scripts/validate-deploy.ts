@@ -1,6 +1,8 @@
 // npm run lint:deploy: deploy/kubernetes.yaml checked against the Kubernetes
 // API schemas (kubernetes-models: the upstream OpenAPI schemas compiled to
-// validators; no cluster needed), then the Dockerfile linted (dockerfile-utils).
+// validators; no cluster needed), then the Dockerfile linted (dockerfile-utils), then the release
+// workflow (.github/workflows/release.yml) held to what a release needs: a version tag triggers it, CI
+// runs first, npm publish --provenance with the id-token permission provenance needs, and an image push.
 // Not checked here: that the image builds and runs (no container engine on
 // this machine), and admission policies a real cluster would add.
 import { execFileSync } from 'node:child_process';
@@ -54,7 +56,49 @@ async function main(): Promise<void> {
   } catch {
     failed = true;
   }
+  for (const problem of releaseProblems(path.join(root, '.github', 'workflows', 'release.yml'))) {
+    failed = true;
+    console.error(`.github/workflows/release.yml: ${problem}`);
+  }
+  if (!failed) console.log('.github/workflows/release.yml: tag trigger, CI first, npm publish --provenance, image push');
   process.exitCode = failed ? 1 : 0;
+}
+
+interface Workflow {
+  on?: { push?: { tags?: string[] } };
+  jobs?: Record<
+    string,
+    {
+      needs?: string | string[];
+      permissions?: Record<string, string>;
+      steps?: { run?: string; uses?: string; with?: Record<string, unknown> }[];
+    }
+  >;
+}
+
+/** What the release workflow must hold; an empty list when it does. */
+function releaseProblems(file: string): string[] {
+  if (!fs.existsSync(file)) return ['missing'];
+  const workflow = YAML.parse(fs.readFileSync(file, 'utf8')) as Workflow;
+  const jobs = Object.entries(workflow.jobs ?? {});
+  const problems: string[] = [];
+  if (!workflow.on?.push?.tags?.some((tag) => tag.startsWith('v'))) problems.push('no push-tag trigger v*');
+  const ci = jobs.find(([, job]) => job.steps?.some((step) => step.run?.includes('.ci/run')));
+  if (!ci) problems.push('no job runs .ci/run');
+  for (const [name, job] of jobs) {
+    const needs = [job.needs ?? []].flat();
+    for (const need of needs) if (!workflow.jobs?.[need]) problems.push(`${name} needs an unknown job ${need}`);
+    if (ci && name !== ci[0] && !needs.includes(ci[0])) problems.push(`${name} does not wait for ${ci[0]}`);
+  }
+  const publish = jobs.find(([, job]) => job.steps?.some((step) => /npm publish --provenance/.test(step.run ?? '')));
+  if (!publish) problems.push('no npm publish --provenance');
+  else if (publish[1].permissions?.['id-token'] !== 'write') problems.push(`${publish[0]}: provenance needs permissions id-token: write`);
+  const push = jobs.find(([, job]) =>
+    job.steps?.some((step) => step.uses?.startsWith('docker/build-push-action') && step.with?.push === true),
+  );
+  if (!push) problems.push('no image push (docker/build-push-action with push: true)');
+  else if (push[1].permissions?.packages !== 'write') problems.push(`${push[0]}: pushing to ghcr.io needs permissions packages: write`);
+  return problems;
 }
 
 void main();

@@ -3,9 +3,10 @@
 // serves the page, whatever host and port it runs on. Every file the page asks
 // for is served from here (no CDN, no web font, no online validator badge), so
 // it loads under the strict CSP of http-hygiene.ts with no failed request.
+import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type RequestHandler } from 'express';
-import type { SpecSource } from '../../contract/spec';
+import { SPEC_PATH, type SpecSource } from '../../contract/spec';
 import { labelRoute } from './request';
 
 const DOCS_HTML = `<!doctype html>
@@ -16,6 +17,7 @@ const DOCS_HTML = `<!doctype html>
   <title>Client Records and Diagnostics Service — API reference</title>
   <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <link rel="stylesheet" href="/docs/page.css">
 </head>
 <body>
   <div id="swagger-ui"></div>
@@ -25,8 +27,62 @@ const DOCS_HTML = `<!doctype html>
 </html>
 `;
 
+// Tighter spacing above the operations than Swagger UI's own (its info block and server bar take
+// half of a 1280x800 screen): with the folded introduction, all five operations are on the first screen.
+const DOCS_CSS = `.swagger-ui .info { margin: 16px 0 8px; }
+.swagger-ui .info .title { font-size: 28px; }
+.swagger-ui .info .description p { margin: 6px 0; }
+.swagger-ui .info details > summary { cursor: pointer; margin: 4px 0; }
+.swagger-ui .info a { font-size: 13px; }
+.swagger-ui .scheme-container { padding: 10px 0; margin: 0 0 8px; }
+.swagger-ui .opblock-tag { padding: 2px 20px 2px 10px; margin: 0 0 4px; }
+.swagger-ui .opblock-tag-section h3 { margin: 4px 0; }
+`;
+
 // A separate script, not an inline one, so the page runs under a CSP without 'unsafe-inline' scripts.
-const DOCS_INIT = `fetch('/openapi.json')
+// Before Swagger UI sees the spec, two changes for a first visit (issue 26), the spec itself unchanged:
+// - the introduction's first paragraph stays on top, the rest folds into a <details> named after its
+//   sections, so the operations start within the first screen;
+// - "Try it out" is pre-filled only with what a first call needs: a required parameter keeps its
+//   example (Detail's idClient), an optional one shows it in its description instead of in the
+//   input (Swagger UI has no option for this: it pre-fills every parameter example), so trying
+//   Extended with only a filter does not AND it with three other example filters.
+const DOCS_INIT = `function foldIntroduction(info) {
+  var text = info.description || '';
+  var cut = text.indexOf('\\n\\n');
+  if (cut < 0) return;
+  var rest = text.slice(cut + 2);
+  var sections = (rest.match(/^#+ .+$/gm) || []).map(function (heading) { return heading.replace(/^#+ /, ''); });
+  var summary = sections.length ? 'More: ' + sections.join(', ') : 'More about this API';
+  info.description = text.slice(0, cut) + '\\n\\n<details class="introduction-rest"><summary>' + summary + '</summary>\\n\\n' + rest + '\\n\\n</details>\\n';
+}
+
+function exampleIntoDescription(parameter) {
+  if (parameter.required || parameter.example === undefined) return parameter;
+  var copy = Object.assign({}, parameter);
+  delete copy.example;
+  copy.description = (copy.description ? copy.description + '\\n\\n' : '') + 'Example: \`' + String(parameter.example) + '\`';
+  return copy;
+}
+
+function forFirstCall(spec) {
+  foldIntroduction(spec.info);
+  var shared = (spec.components && spec.components.parameters) || {};
+  Object.keys(shared).forEach(function (name) { shared[name] = exampleIntoDescription(shared[name]); });
+  Object.keys(spec.paths).forEach(function (route) {
+    var item = spec.paths[route];
+    Object.keys(item).forEach(function (method) {
+      if (item[method] && Array.isArray(item[method].parameters)) {
+        item[method].parameters = item[method].parameters.map(function (parameter) {
+          return parameter.$ref ? parameter : exampleIntoDescription(parameter);
+        });
+      }
+    });
+  });
+  return spec;
+}
+
+fetch('/openapi.json')
   .then(function (response) {
     if (!response.ok) throw new Error('GET /openapi.json answered ' + response.status);
     return response.json();
@@ -34,7 +90,7 @@ const DOCS_INIT = `fetch('/openapi.json')
   .then(function (spec) {
     spec.servers = [{ url: window.location.origin, description: 'This server' }];
     window.ui = SwaggerUIBundle({
-      spec: spec,
+      spec: forFirstCall(spec),
       dom_id: '#swagger-ui',
       deepLinking: true,
       displayOperationId: true,
@@ -54,6 +110,19 @@ const DOCS_INIT = `fetch('/openapi.json')
 
 // The source map is served too: swagger-ui.css names it, and browser dev tools would otherwise log a 404.
 const ASSETS = ['swagger-ui.css', 'swagger-ui.css.map', 'swagger-ui-bundle.js', 'favicon-32x32.png'];
+
+/**
+ * Swagger UI's files: the copy the package carries (dist/swagger-ui, written by the build from the
+ * swagger-ui-dist dev dependency, so an installed package depends on neither swagger-ui-dist nor
+ * its install-time analytics, @scarf/scarf), or, in a checkout not built yet, swagger-ui-dist itself.
+ * The package root is where openapi.yaml is, from the sources and from dist/ alike.
+ */
+function swaggerUiDir(): string {
+  const shipped = path.join(path.dirname(SPEC_PATH), 'dist', 'swagger-ui');
+  if (ASSETS.every((asset) => fs.existsSync(path.join(shipped, asset)))) return shipped;
+  // Resolve the folder without loading the package: its index requires the whole browser bundle.
+  return path.dirname(require.resolve('swagger-ui-dist/package.json'));
+}
 
 /** A Host header fit to be echoed as an address (a name or IP, an optional port); anything else is not used. */
 const PLAIN_HOST = /^[\w.-]+(?::\d{1,5})?$|^\[[\da-fA-F:.]+\](?::\d{1,5})?$/;
@@ -90,8 +159,7 @@ export function docsRoutes(spec: SpecSource, publicUrl?: string): Router {
       labelRoute(req, route);
       return handler(req, res, next);
     });
-  // Resolve the folder without loading the package: its index requires the whole browser bundle.
-  const assetsDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  const assetsDir = swaggerUiDir();
 
   // A newcomer opening the server's address in a browser lands on the API reference, not a 404.
   get('/', (_req, res) => {
@@ -99,6 +167,9 @@ export function docsRoutes(spec: SpecSource, publicUrl?: string): Router {
   });
   get('/docs', (_req, res) => {
     res.type('html').send(DOCS_HTML);
+  });
+  get('/docs/page.css', (_req, res) => {
+    res.type('text/css').send(DOCS_CSS);
   });
   get('/docs/init.js', (_req, res) => {
     res.type('application/javascript').send(DOCS_INIT);

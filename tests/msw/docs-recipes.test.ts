@@ -17,6 +17,8 @@ describe('docs/frontend.md recipes', () => {
       expect.arrayContaining([
         'examples/frontend/src/api.ts',
         'examples/frontend/tests/api.test.ts',
+        'examples/frontend/vitest.config.ts',
+        'examples/frontend/package.json',
         'examples/frontend/playwright.config.ts',
         'examples/frontend/global-setup.ts',
         'examples/frontend/e2e/clients.spec.ts',

@@ -14,11 +14,12 @@ import { ROOT, spawnServerAt } from '../support/servers';
 const run = promisify(execFile);
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-// No install-time analytics from swagger-ui-dist's @scarf/scarf, here as in the image.
-const ENV = { ...process.env, SCARF_ANALYTICS: 'false', npm_config_audit: 'false', npm_config_fund: 'false' };
+// As a user installs: no SCARF_ANALYTICS needed (the package no longer depends on swagger-ui-dist).
+const ENV = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' };
 
 let scratch: string;
 let files: string[];
+let installOutput: string;
 
 beforeAll(async () => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-pack-'));
@@ -36,10 +37,12 @@ beforeAll(async () => {
   const { devDependencies } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
     devDependencies: Record<string, string>;
   };
-  await run(NPM, ['install', '--prefer-offline', path.join(scratch, packed!.filename), '@types/node@20', `msw@${devDependencies.msw}`], {
-    cwd: project,
-    env: ENV,
-  });
+  const installed = await run(
+    NPM,
+    ['install', '--prefer-offline', path.join(scratch, packed!.filename), '@types/node@24', `msw@${devDependencies.msw}`],
+    { cwd: project, env: ENV },
+  );
+  installOutput = installed.stdout + installed.stderr;
 }, 180_000);
 
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -57,9 +60,42 @@ describe('the tarball', () => {
     );
     expect(stray).toEqual([]);
   });
+
+  test('carries every file its README and docs link to (the links work in node_modules, not only on GitHub)', () => {
+    const shipped = new Set(files);
+    const pages = files.filter((file) => /^(README\.md|docs\/.*\.md)$/.test(file));
+    const broken: string[] = [];
+    for (const page of pages) {
+      const text = fs.readFileSync(path.join(ROOT, page), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/i.test(target!)) continue;
+        const file = path.posix.normalize(path.posix.join(path.posix.dirname(page), target!));
+        if (!shipped.has(file) && ![...shipped].some((f) => f.startsWith(`${file.replace(/\/$/, '')}/`)))
+          broken.push(`${page} → ${target}`);
+      }
+    }
+
+    expect(pages).toEqual(expect.arrayContaining(['README.md', 'docs/frontend.md', 'docs/ci.md']));
+    expect(broken).toEqual([]);
+  });
+
+  test("holds Swagger UI's files and licence for /docs, and depends on no swagger-ui-dist", () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+
+    expect(files).toEqual(expect.arrayContaining(['dist/swagger-ui/swagger-ui-bundle.js', 'dist/swagger-ui/LICENSE']));
+    expect(Object.keys(manifest.dependencies)).not.toContain('swagger-ui-dist');
+  });
 });
 
 describe('installed in an empty project', () => {
+  test('npm install → no install-script warning of this package or @scarf/scarf (msw lists its own postinstall)', () => {
+    const ours = installOutput.split('\n').filter((line) => /install-scripts\s+(client-records-mock@|@scarf\/)/.test(line));
+
+    expect(installOutput).toMatch(/added \d+ packages/);
+    expect(ours).toEqual([]);
+    expect(fs.existsSync(path.join(project(), 'node_modules', '@scarf'))).toBe(false);
+  });
+
   test('npx client-records-mock --version → the package version', async () => {
     const { stdout } = await run(NPX, ['--no-install', 'client-records-mock', '--version'], { cwd: project(), env: ENV });
     const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };

@@ -1,6 +1,7 @@
-// Unit tests of the page's data layer with MSW: the handlers answer from the
+// Unit tests of the page's data layer with MSW 3 and vitest: the handlers answer from the
 // mock itself, in-process (client-records-mock/msw), so these tests see the same
 // data, validation, paging and Prefer behaviour as the Playwright tests do over HTTP.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { setupServer } from 'msw/node';
 import { createHandlers } from 'client-records-mock/msw';
 import { createApi } from '../src/api';
@@ -9,7 +10,8 @@ const API_URL = 'http://api.example.test';
 const server = setupServer(...createHandlers({ baseUrl: API_URL, seed: 1, clients: 1000 }));
 const api = createApi(API_URL, 'dev-key');
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// MSW 3's name; MSW 2 calls it onUnhandledRequest and ignores this one (docs/frontend.md).
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 

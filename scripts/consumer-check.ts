@@ -1,0 +1,265 @@
+// The package as a frontend project gets it (issue 26): `npm pack` of this tree, installed in
+// scratch projects with each supported MSW major, then
+//   msw:   the example frontend's vitest unit tests (examples/frontend/tests) run against it on
+//          every Node that major supports, printing msw's version, Node's and vitest's summary;
+//   types: a consumer file type-checked in each way a user compiles (ES modules and CommonJS under
+//          NodeNext and Node16, Bundler, node10; strict, skipLibCheck false), judged against a
+//          control file that imports msw alone (a mode msw itself cannot be used in is no fault of
+//          ours), plus @arethetypeswrong/cli on the tarball and a require() and an import at run time.
+// Usage: node dist/scripts/consumer-check.js [msw] [types]   (both when none is named)
+// Exit 0 when everything passed, 1 otherwise; .ci/run runs it once, outside `npm run check`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { installedVersion, nodeOfMajor, NPM, packInto, ROOT, run, runOrFail, scratchDir, versionOf } from './scratch';
+
+interface Major {
+  major: 2 | 3;
+  /** The Node majors this MSW major supports and is run on (MSW 3: Node >= 22.12; vitest 5 likewise). */
+  nodes: number[];
+}
+const MAJORS: Major[] = [
+  { major: 3, nodes: [24, 22] },
+  { major: 2, nodes: [24, 22] },
+];
+const EXAMPLE = path.join(ROOT, 'examples', 'frontend');
+/** What the example project needs to run its unit tests; its e2e/ and serve.mjs are the repository's. */
+const EXAMPLE_FILES = ['package.json', 'tsconfig.json', 'vitest.config.ts', 'src', 'tests'];
+/** MSW 2 names the strictness option onUnhandledRequest, and silently ignores MSW 3's name (docs/frontend.md). */
+const MSW3_OPTION = "onUnhandledFrame: 'error'";
+const MSW2_OPTION = "onUnhandledRequest: 'error'";
+
+const failures: string[] = [];
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/** The example, copied into a scratch project that installs the tarball and the given msw major. */
+function exampleProject(tarball: string, major: Major['major']): string {
+  const project = scratchDir(`msw${major}`);
+  for (const entry of EXAMPLE_FILES) fs.cpSync(path.join(EXAMPLE, entry), path.join(project, entry), { recursive: true });
+  if (major === 2) {
+    const test = path.join(project, 'tests', 'api.test.ts');
+    const source = fs.readFileSync(test, 'utf8');
+    if (source.split(MSW3_OPTION).length !== 2)
+      throw new Error(`examples/frontend/tests/api.test.ts must call listen({ ${MSW3_OPTION} }) once`);
+    fs.writeFileSync(test, source.replace(MSW3_OPTION, MSW2_OPTION));
+  }
+  const manifest = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  };
+  delete manifest.devDependencies['client-records-mock'];
+  delete manifest.devDependencies.msw;
+  fs.writeFileSync(path.join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  runOrFail(`npm install (msw ${major})`, NPM, ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, `msw@${major}`], {
+    cwd: project,
+  });
+  return project;
+}
+
+/** Vitest's closing lines ("Test Files  1 passed (1)", "Tests  10 passed (10)"), without colour codes. */
+function summaryLines(output: string): string[] {
+  // eslint-disable-next-line no-control-regex -- vitest colours its summary
+  const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
+  return plain
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /^(Test Files|Tests)\s/.test(line));
+}
+
+function mswRuns(project: string, { nodes }: Major): void {
+  const msw = installedVersion(project, 'msw');
+  const vitest = installedVersion(project, 'vitest');
+  const tsc = run(process.execPath, [path.join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project });
+  say(`msw ${msw}: tsc -p examples/frontend/tsconfig.json (Bundler, strict, skipLibCheck false) ${tsc.status === 0 ? 'passed' : 'FAILED'}`);
+  if (tsc.status !== 0) {
+    say(tsc.output);
+    failures.push(`msw ${msw}: the example does not type-check`);
+  }
+  for (const nodeMajor of nodes) {
+    const node = nodeOfMajor(nodeMajor);
+    const ran = run(node, [path.join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
+      cwd: project,
+      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+    });
+    const summary = summaryLines(ran.output);
+    say(`msw ${msw}, Node ${versionOf(node)}, vitest ${vitest}: ${summary.join(' | ') || 'no summary'} (exit ${ran.status})`);
+    if (ran.status !== 0 || summary.length === 0) {
+      say(ran.output);
+      failures.push(`msw ${msw} on Node ${nodeMajor}: the example's unit tests failed`);
+    }
+  }
+}
+
+/** How a user compiles: the tsconfig options and the consumer file's extension (which sets its module format). */
+const MODES = [
+  { name: 'ESM, NodeNext', module: 'nodenext', moduleResolution: 'nodenext', ext: '.mts' },
+  { name: 'CommonJS, NodeNext', module: 'nodenext', moduleResolution: 'nodenext', ext: '.cts' },
+  { name: 'ESM, Node16', module: 'node16', moduleResolution: 'node16', ext: '.mts' },
+  { name: 'CommonJS, Node16', module: 'node16', moduleResolution: 'node16', ext: '.cts' },
+  { name: 'ESM, Bundler', module: 'esnext', moduleResolution: 'bundler', ext: '.ts' },
+  { name: 'CommonJS, node10', module: 'commonjs', moduleResolution: 'node10', ext: '.ts' },
+] as const;
+
+/** msw alone: whether the mode is one msw itself can be used in. */
+const CONTROL = [
+  "import { http, HttpResponse } from 'msw';",
+  "import { setupServer } from 'msw/node';",
+  '',
+  "export const server = setupServer(http.get('http://api.test/ping', () => HttpResponse.json('Pong')));",
+  '',
+].join('\n');
+
+/** Every public face of the package, used as a test file would. */
+const CONSUMER = [
+  "import { setupServer } from 'msw/node';",
+  "import { createHandlers, type HandlerOptions } from 'client-records-mock/msw';",
+  "import { ConfigError, startServer, type RunningMock } from 'client-records-mock';",
+  "import type { components } from 'client-records-mock/types';",
+  '',
+  "type ClientSimple = components['schemas']['ClientSimple'];",
+  "const options: HandlerOptions = { baseUrl: 'http://api.test', seed: 1, clients: 10, prefer: 'example=empty' };",
+  'export const server = setupServer(...createHandlers(options));',
+  '',
+  'export async function firstName(): Promise<string | undefined> {',
+  '  const mock: RunningMock = await startServer({ port: 0, clients: 1 });',
+  "  const response = await fetch(`${mock.url}/api/v1/Client/Simple`, { headers: { 'X-Api-Key': 'dev-key' } });",
+  "  const page = (await response.json()) as components['schemas']['ClientSimplePage'];",
+  '  await mock.close();',
+  '  const first: ClientSimple | undefined = page.Results[0];',
+  '  return first?.FullName;',
+  '}',
+  '',
+  'export const isConfigError = (error: unknown): boolean => error instanceof ConfigError;',
+  '// The options are typed: a wrong one must not compile.',
+  '// @ts-expect-error seed is a number',
+  "createHandlers({ baseUrl: 'http://api.test', seed: { not: 1 } });",
+  '',
+].join('\n');
+
+function typeModes(project: string, major: Major['major']): void {
+  const msw = installedVersion(project, 'msw');
+  const tsc = path.join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+  const dir = path.join(project, 'modes');
+  fs.mkdirSync(dir, { recursive: true });
+  const typescript = installedVersion(project, 'typescript');
+  for (const mode of MODES) {
+    const verdicts: string[] = [];
+    for (const [kind, source] of [
+      ['control', CONTROL],
+      ['consumer', CONSUMER],
+    ] as const) {
+      const file = path.join(dir, `${kind}${mode.ext}`);
+      fs.writeFileSync(file, source);
+      const tsconfig = path.join(dir, 'tsconfig.json');
+      fs.writeFileSync(
+        tsconfig,
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            skipLibCheck: false,
+            noEmit: true,
+            target: 'ES2022',
+            lib: ['ES2022', 'DOM'],
+            types: ['node'],
+            module: mode.module,
+            moduleResolution: mode.moduleResolution,
+            esModuleInterop: true,
+          },
+          files: [path.basename(file)],
+        }),
+      );
+      const ran = run(process.execPath, [tsc, '-p', tsconfig], { cwd: dir });
+      fs.rmSync(file);
+      verdicts.push(ran.status === 0 ? 'ok' : (ran.stdout.match(/error (TS\d+)/)?.[1] ?? `exit ${ran.status}`));
+      if (kind === 'consumer' && ran.status !== 0 && verdicts[0] === 'ok') {
+        say(ran.output);
+        failures.push(`types with msw ${msw}, ${mode.name}`);
+      }
+    }
+    const [control, consumer] = verdicts;
+    const verdict =
+      control !== 'ok'
+        ? `not applicable: msw ${major} itself does not type-check here (${control}); ours: ${consumer}`
+        : consumer === 'ok'
+          ? 'type-checks'
+          : `FAILED (${consumer})`;
+    say(`types, msw ${msw}, TypeScript ${typescript}, ${mode.name}: ${verdict}`);
+  }
+}
+
+/** require() and import of the MSW entry at run time, each answering Ping through setupServer. */
+function runtimeFormats(project: string, major: Major['major'], node: string): void {
+  const msw = installedVersion(project, 'msw');
+  const body = [
+    "const server = setupServer(...createHandlers({ baseUrl: 'http://api.test', clients: 5 }));",
+    'server.listen();',
+    "fetch('http://api.test/api/v1/Diagnostics/Ping').then((r) => r.json()).then((body) => { server.close(); console.log(body); });",
+  ];
+  const files = {
+    'format.cjs': [
+      "const { setupServer } = require('msw/node');",
+      "const { createHandlers } = require('client-records-mock/msw');",
+      ...body,
+    ],
+    'format.mjs': ["import { setupServer } from 'msw/node';", "import { createHandlers } from 'client-records-mock/msw';", ...body],
+  };
+  for (const [file, lines] of Object.entries(files)) {
+    fs.writeFileSync(path.join(project, file), `${lines.join('\n')}\n`);
+    const ran = run(node, [file], { cwd: project });
+    const ok = ran.status === 0 && ran.stdout.trim() === 'Pong';
+    say(
+      `run time, msw ${msw}, Node ${versionOf(node)}, ${file.endsWith('.cjs') ? 'require()' : 'import'}: ${ok ? 'Ping → Pong' : 'FAILED'}`,
+    );
+    if (!ok) {
+      say(ran.output);
+      failures.push(`msw ${msw}: ${file}`);
+    }
+  }
+}
+
+function attw(tarball: string): void {
+  const bin = path.join(ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+  // openapi.yaml and package.json are entry points of data, not modules.
+  const ran = run(process.execPath, [bin, tarball, '--format', 'table-flipped', '--exclude-entrypoints', 'openapi.yaml', 'package.json'], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+  say(`@arethetypeswrong/cli on ${path.basename(tarball)}: ${ran.status === 0 ? 'no problems' : 'PROBLEMS'}`);
+  say(ran.stdout.trim());
+  if (ran.status !== 0) {
+    say(ran.stderr);
+    failures.push('@arethetypeswrong/cli');
+  }
+}
+
+function main(): void {
+  const wanted = process.argv.slice(2);
+  const bad = wanted.find((part) => part !== 'msw' && part !== 'types');
+  if (bad) {
+    process.stderr.write(`consumer-check: unknown part ${bad} (use msw, types, or nothing for both)\n`);
+    process.exit(2);
+  }
+  const parts = wanted.length > 0 ? wanted : ['msw', 'types'];
+  const scratch = scratchDir('consumer');
+  try {
+    const tarball = packInto(scratch);
+    say(`== consumer check of ${path.basename(tarball)}`);
+    if (parts.includes('types')) attw(tarball);
+    for (const major of MAJORS) {
+      const project = exampleProject(tarball, major.major);
+      try {
+        if (parts.includes('msw')) mswRuns(project, major);
+        if (parts.includes('types')) {
+          typeModes(project, major.major);
+          runtimeFormats(project, major.major, nodeOfMajor(major.nodes[0]!));
+        }
+      } finally {
+        fs.rmSync(project, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+  say(failures.length === 0 ? '== consumer check: passed' : `== consumer check: FAILED\n${failures.map((f) => `- ${f}`).join('\n')}`);
+  process.exit(failures.length === 0 ? 0 : 1);
+}
+
+main();
