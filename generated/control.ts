@@ -247,7 +247,7 @@ export interface components {
             max?: components["schemas"]["Milliseconds"];
             /**
              * Format: double
-             * @description `flaky`: the probability that a Client request fails, 0 to 1 (default 0.5).
+             * @description `flaky`: the probability that a Client request fails, 0 to 1 in steps of 0.001 (default 0.5).
              */
             rate?: number;
             /**
