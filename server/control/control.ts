@@ -10,6 +10,7 @@ import os from 'node:os';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mergeCoverage, type CoverageReport } from '../../contract/coverage-report';
 import type { SpecSource } from '../../contract/spec';
+import type { RequestContext } from '../pipeline/request';
 import { ConsumerCoverage } from './coverage';
 import { CONTROL_PREFIX } from './document';
 import { Journal, mergePages, type JournalPage, type JournalQuery, type ProcessLabel } from './journal';
@@ -18,6 +19,8 @@ import { inBody, ScenarioTable, type ScenarioChoice, type ScenarioDefinition, ty
 import { mergeLists, mergeStates, SESSION_NAME, Sessions, type ScenarioState } from './sessions';
 
 export interface ControlSettings {
+  /** The control API is on (--control): sessions and scenarios are honoured and exchanges journaled. Off, only coverage is counted. */
+  steering: boolean;
   /** Entries the journal keeps (--journal-size); 0 keeps none. */
   journalSize: number;
   /** The server's SEED: flaky's default seed. */
@@ -28,17 +31,6 @@ export interface ControlSettings {
   source: string;
   /** Facts of the run for the coverage report. */
   run: Record<string, string | number | boolean>;
-}
-
-/** What the pipeline's request context holds that the hook reads and writes (pipeline/request.ts, RequestContext). */
-export interface HookContext {
-  id: string;
-  startedAt: number;
-  route: { operation: { operationId: string } } | undefined;
-  errorCode: string | undefined;
-  label: string | undefined;
-  scenario: ScenarioChoice | undefined;
-  scenarioProblem: string | undefined;
 }
 
 /** Header-carried choices kept, so that a flaky sequence continues from request to request (bounded). */
@@ -104,11 +96,17 @@ export class Control {
    * journals and counts it. Control requests, CORS preflights and the docs
    * page are neither journaled nor counted.
    */
-  begin(req: IncomingMessage, res: ServerResponse, context: HookContext): void {
+  begin(req: IncomingMessage, res: ServerResponse, context: RequestContext): void {
     const url = req.url ?? '/';
     if (url.startsWith(CONTROL_PREFIX)) return;
     const headers = req.headers;
     if (req.method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) return;
+    if (!this.settings.steering) {
+      res.once('close', () => {
+        if (context.label === undefined && res.headersSent) this.count(context, url, res.statusCode, headers, 'normal');
+      });
+      return;
+    }
     const at = Date.now();
     let session: string | undefined;
     let choice: ScenarioChoice | undefined;
@@ -144,9 +142,17 @@ export class Control {
         requestId: context.id,
         rawHeaders: req.rawHeaders,
       });
-      const question = url.indexOf('?');
-      this.tally.record(operationId, res.statusCode, question < 0 ? '' : url.slice(question + 1), headers, choice.name);
+      if (res.headersSent) this.count(context, url, res.statusCode, headers, choice.name);
     });
+  }
+
+  private count(context: RequestContext, url: string, status: number, headers: IncomingMessage['headers'], scenario: string): void {
+    const question = url.indexOf('?');
+    this.tally.record(context.route?.operation.operationId, status, question < 0 ? '' : url.slice(question + 1), headers, scenario);
+  }
+
+  get steering(): boolean {
+    return this.settings.steering;
   }
 
   /** An X-Mock-Scenario value (or cookie) as a choice: parsed once per session and value, so a flaky sequence goes on. */

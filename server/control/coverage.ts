@@ -6,8 +6,17 @@
 // the same JSON / JUnit / HTML writers as the contract suite's provider side),
 // so a team merges the two reports and sees what neither side ever tried.
 // Thresholds (--coverage-min operations=100,statuses=80) are checked here.
+import fs from 'node:fs';
+import path from 'node:path';
 import { readOperations } from '../../contract/operations';
-import { coverageOf, CoverageTally, type CoverageReport } from '../../contract/coverage-report';
+import {
+  coverageOf,
+  CoverageTally,
+  coverageToHtml,
+  coverageToJson,
+  coverageToJunit,
+  type CoverageReport,
+} from '../../contract/coverage-report';
 import type { OpenApiDocument } from '../../contract/spec';
 import type { ScenarioDefinition } from './scenarios';
 
@@ -192,4 +201,34 @@ function withOperationScenarios(report: CoverageReport, spec: OpenApiDocument, s
       return { ...operation, scenarios: { documented: seen.documented, exercised: seen.seen, notExercised: seen.missing } };
     }),
   };
+}
+
+/** The files --coverage-out FILE writes: FILE.json (a trailing .json is not doubled), FILE.junit.xml and FILE.html. */
+export function coverageFiles(out: string): { json: string; junit: string; html: string } {
+  const base = out.replace(/\.json$/i, '');
+  return { json: `${base}.json`, junit: `${base}.junit.xml`, html: `${base}.html` };
+}
+
+/**
+ * At a clean stop: writes the report (when `out` is given) and says whether
+ * every minimum is met. Returns the lines to print (the figures, the files,
+ * one line per figure below its minimum) and whether the exit code turns to 1.
+ */
+export function finishCoverage(report: CoverageReport, out: string | undefined, min: CoverageMin): { lines: string[]; belowMin: boolean } {
+  const lines = [`coverage: ${coverageSummary(report)}`];
+  if (out !== undefined) {
+    const files = coverageFiles(out);
+    try {
+      fs.mkdirSync(path.dirname(path.resolve(files.json)), { recursive: true });
+      fs.writeFileSync(files.json, coverageToJson(report));
+      fs.writeFileSync(files.junit, coverageToJunit(report));
+      fs.writeFileSync(files.html, coverageToHtml(report));
+      lines[0] += `; written to ${files.json}, ${files.junit}, ${files.html}`;
+    } catch (error) {
+      lines.push(`cannot write the coverage report to ${out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  }
+  const shortfalls = coverageShortfalls(report, min);
+  for (const shortfall of shortfalls) lines.push(`coverage below --coverage-min: ${shortfall}`);
+  return { lines, belowMin: shortfalls.length > 0 };
 }

@@ -10,6 +10,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { coverageToHtml, coverageToJunit } from '../../contract/coverage-report';
 import { ApiError, noRoute, quoted } from '../errors';
+import type { ControlPort } from '../pipeline/request';
 import type { Control } from './control';
 import { CONTROL_PREFIX, controlDocument, describeValueError, type ControlOperation } from './document';
 import type { JournalQuery } from './journal';
@@ -154,6 +155,9 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   getControlDocument: ({ res }) => {
     res.type('application/yaml').send(controlDocument().text);
   },
+  getControlDocumentJson: ({ res }) => {
+    res.json(controlDocument().document);
+  },
 };
 
 /** The control API as an Express layer: answers every path under /__control/, passes every other request on. */
@@ -180,5 +184,19 @@ export function controlRoutes(control: Control): RequestHandler {
       const body = await readBody(req, operation);
       await HANDLERS[operation.operationId]!({ req, res, query, params, body }, control);
     })().catch(next);
+  };
+}
+
+/** The control room as the pipeline is given it (pipeline/request.ts, ControlPort). */
+export function controlPort(control: Control): ControlPort {
+  const steering = control.steering;
+  return {
+    begin: (req, res, context) => control.begin(req, res, context),
+    steering,
+    // Off (--control off, coverage only): the control paths are unknown paths like any other (404).
+    routes: steering ? controlRoutes(control) : (_req, _res, next) => next(),
+    requestHeaders: steering ? ['X-Mock-Session', 'X-Mock-Scenario'] : [],
+    prefix: CONTROL_PREFIX,
+    methods: ['GET', 'PUT', 'DELETE'],
   };
 }

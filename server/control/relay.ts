@@ -129,13 +129,12 @@ export function workerRelay(): ControlRelay {
 /**
  * The primary's part: passes a worker's broadcast or question on to every
  * other live worker and answers the worker once all have replied (or the
- * timeout passed). Returns `ask`, with which the primary itself asks every
- * worker (the coverage of all workers at exit).
+ * timeout passed).
  */
-export function relayInPrimary(): { ask(question: RelayedQuestion): Promise<unknown[]> } {
+export function relayInPrimary(): void {
   let next = 1;
   const replies = new Map<number, { expected: Set<number>; values: unknown[]; finish: () => void }>();
-  const fanOut = (from: Worker | undefined, message: (key: number) => PrimaryToWorker): Promise<unknown[]> => {
+  const fanOut = (from: Worker, message: (key: number) => PrimaryToWorker): Promise<unknown[]> => {
     const targets = Object.values(cluster.workers ?? {}).filter(
       (worker): worker is Worker => !!worker && worker !== from && worker.isConnected(),
     );
@@ -177,5 +176,4 @@ export function relayInPrimary(): { ask(question: RelayedQuestion): Promise<unkn
       if (pending.expected.delete(worker.id) && pending.expected.size === 0) pending.finish();
     }
   });
-  return { ask: (question) => fanOut(undefined, (key) => ({ ask: key, question })) };
 }

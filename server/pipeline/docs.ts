@@ -1,6 +1,8 @@
 // The docs page (Swagger UI, served from node_modules: it works offline) and
 // the spec itself as YAML and JSON. "Try it out" talks to the server that
-// serves the page, whatever host and port it runs on. Every file the page asks
+// serves the page, whatever host and port it runs on. With the control API on,
+// the page's selector (Swagger UI's `urls`) shows its document
+// (control.openapi.yaml) beside the API's. Every file the page asks
 // for is served from here (no CDN, no web font, no online validator badge), so
 // it loads under the strict CSP of http-hygiene.ts with no failed request.
 import path from 'node:path';
@@ -20,40 +22,60 @@ const DOCS_HTML = `<!doctype html>
 <body>
   <div id="swagger-ui"></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
   <script src="/docs/init.js"></script>
 </body>
 </html>
 `;
 
+/** The documents the page offers, first the API's; the control API's when it is on. */
+function documentsOf(withControl: boolean): { url: string; name: string }[] {
+  return [
+    { url: '/openapi.json', name: 'Client Records API (openapi.yaml)' },
+    ...(withControl ? [{ url: '/__control/openapi.json', name: 'Mock control API (control.openapi.yaml)' }] : []),
+  ];
+}
+
 // A separate script, not an inline one, so the page runs under a CSP without 'unsafe-inline' scripts.
-const DOCS_INIT = `fetch('/openapi.json')
-  .then(function (response) {
-    if (!response.ok) throw new Error('GET /openapi.json answered ' + response.status);
-    return response.json();
-  })
-  .then(function (spec) {
-    spec.servers = [{ url: window.location.origin, description: 'This server' }];
-    window.ui = SwaggerUIBundle({
-      spec: spec,
-      dom_id: '#swagger-ui',
-      deepLinking: true,
-      displayOperationId: true,
-      displayRequestDuration: true,
-      defaultModelsExpandDepth: 1,
-      defaultModelExpandDepth: 2,
-      persistAuthorization: true,
-      tryItOutEnabled: false,
-      // The default posts the spec to validator.swagger.io: an external request, and the spec is linted in CI anyway.
-      validatorUrl: null
-    });
-  })
-  .catch(function (error) {
-    document.getElementById('swagger-ui').textContent = 'Could not load the API reference: ' + error.message;
-  });
+// Each document is fetched by Swagger UI (its selector switches between them); its servers are set to
+// this server as it arrives, so "Try it out" talks to the server that serves the page.
+const docsInit = (documents: readonly { url: string; name: string }[]) => `var DOCUMENTS = ${JSON.stringify(documents)};
+
+function isDocument(url) {
+  return DOCUMENTS.some(function (document) { return new URL(url, window.location.href).pathname === document.url; });
+}
+
+window.ui = SwaggerUIBundle({
+  urls: DOCUMENTS,
+  'urls.primaryName': DOCUMENTS[0].name,
+  dom_id: '#swagger-ui',
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout',
+  responseInterceptor: function (response) {
+    if (response.ok && typeof response.text === 'string' && isDocument(response.url)) {
+      var spec = JSON.parse(response.text);
+      spec.servers = [{ url: window.location.origin, description: 'This server' }];
+      response.text = JSON.stringify(spec);
+      response.data = response.text;
+      response.body = spec;
+      response.obj = spec;
+    }
+    return response;
+  },
+  deepLinking: true,
+  displayOperationId: true,
+  displayRequestDuration: true,
+  defaultModelsExpandDepth: 1,
+  defaultModelExpandDepth: 2,
+  persistAuthorization: true,
+  tryItOutEnabled: false,
+  // The default posts the spec to validator.swagger.io: an external request, and the spec is linted in CI anyway.
+  validatorUrl: null
+});
 `;
 
 // The source map is served too: swagger-ui.css names it, and browser dev tools would otherwise log a 404.
-const ASSETS = ['swagger-ui.css', 'swagger-ui.css.map', 'swagger-ui-bundle.js', 'favicon-32x32.png'];
+const ASSETS = ['swagger-ui.css', 'swagger-ui.css.map', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png'];
 
 /** A Host header fit to be echoed as an address (a name or IP, an optional port); anything else is not used. */
 const PLAIN_HOST = /^[\w.-]+(?::\d{1,5})?$|^\[[\da-fA-F:.]+\](?::\d{1,5})?$/;
@@ -80,7 +102,8 @@ function specJsonFor(spec: SpecSource, publicUrl: string | undefined): (req: Req
   };
 }
 
-export function docsRoutes(spec: SpecSource, publicUrl?: string): Router {
+export function docsRoutes(spec: SpecSource, publicUrl?: string, withControl = false): Router {
+  const init = docsInit(documentsOf(withControl));
   const router = Router({ caseSensitive: true, strict: true });
   const yamlText = spec.text;
   const jsonFor = specJsonFor(spec, publicUrl);
@@ -101,7 +124,7 @@ export function docsRoutes(spec: SpecSource, publicUrl?: string): Router {
     res.type('html').send(DOCS_HTML);
   });
   get('/docs/init.js', (_req, res) => {
-    res.type('application/javascript').send(DOCS_INIT);
+    res.type('application/javascript').send(init);
   });
   for (const asset of ASSETS) {
     const file = path.join(assetsDir, asset);
