@@ -102,7 +102,7 @@ export class Control {
     const headers = req.headers;
     if (req.method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) return;
     if (!this.settings.steering) {
-      res.once('close', () => {
+      res.on('close', () => {
         if (context.label === undefined && res.headersSent) this.count(context, url, res.statusCode, headers, 'normal');
       });
       return;
@@ -124,7 +124,7 @@ export class Control {
     }
     choice ??= (session === undefined ? undefined : this.sessions.ownChoice(session)) ?? this.sessions.serverChoice;
     context.scenario = choice.kind === 'normal' ? undefined : choice;
-    res.once('close', () => {
+    res.on('close', () => {
       // A docs or spec route (labelled by the pipeline) is no exchange of the API.
       if (context.label !== undefined) return;
       const operationId = context.route?.operation.operationId;

@@ -128,10 +128,15 @@ export function queryNames(query: string): string[] {
   return names;
 }
 
+const NO_NAMES: string[] = [];
+/** Distinct (operation, query) pairs whose parameter names are kept found. */
+const NAMES_KEPT = 1_000;
+
 /** What the traffic exercised, counted per request; reported against the spec it was served with. */
 export class ConsumerCoverage {
   private tally = new CoverageTally();
   private parameters: Map<string, OperationParameters>;
+  private readonly namesOf = new Map<string, string[]>();
 
   constructor(
     private spec: OpenApiDocument,
@@ -147,6 +152,7 @@ export class ConsumerCoverage {
     this.spec = spec;
     this.scenarios = scenarios;
     this.parameters = parametersByOperation(spec);
+    this.namesOf.clear();
   }
 
   /** One exchange: its operation (undefined: none), status, raw query, request headers, and scenario. */
@@ -158,11 +164,22 @@ export class ConsumerCoverage {
     scenario: string,
   ): void {
     const documented = operationId === undefined ? undefined : this.parameters.get(operationId);
-    const names: string[] = [];
+    let names: string[] = NO_NAMES;
     if (documented) {
-      for (const name of queryNames(query)) if (documented.query.has(name)) names.push(name);
-      names.push(...documented.path);
-      for (const [name, lower] of documented.header) if (headers[lower] !== undefined) names.push(name);
+      // The same URLs come again and again (a page polled, a test re-run): their parameters are found once.
+      const key = `${operationId}\u0000${query}`;
+      let fromUrl = this.namesOf.get(key);
+      if (!fromUrl) {
+        fromUrl = [...queryNames(query).filter((name) => documented.query.has(name)), ...documented.path];
+        if (this.namesOf.size >= NAMES_KEPT) this.namesOf.clear();
+        this.namesOf.set(key, fromUrl);
+      }
+      names = fromUrl;
+      for (const [name, lower] of documented.header) {
+        if (headers[lower] !== undefined) {
+          names = [...names, name];
+        }
+      }
     }
     this.tally.record(operationId, status, names, scenario);
   }
