@@ -53,6 +53,11 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'say whether a spec edit breaks clients, exit 1 if so (diff --help)',
     run: async (argv) => (await import('../spec-diff/cli')).runDiffCli(argv),
   },
+  mcp: {
+    args: 'mcp [--mock-url URL]',
+    summary: "the mock's controls as MCP tools over stdio, for coding agents (mcp --help)",
+    run: async (argv) => (await import('../mcp/server')).runMcp(argv, packageVersion()),
+  },
 };
 
 /** `Usage:` and one line per command, their summaries in one column. */

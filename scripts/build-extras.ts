@@ -12,7 +12,15 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const COPIED = ['server/msw.mjs', 'server/msw.d.mts'];
 
 /** What server/pipeline/docs.ts serves (its ASSETS), and the licence and notice that must travel with them. */
-const SWAGGER_UI = ['swagger-ui.css', 'swagger-ui.css.map', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'LICENSE', 'NOTICE'];
+const SWAGGER_UI = [
+  'swagger-ui.css',
+  'swagger-ui.css.map',
+  'swagger-ui-bundle.js',
+  'swagger-ui-standalone-preset.js',
+  'favicon-32x32.png',
+  'LICENSE',
+  'NOTICE',
+];
 
 function copy(from: string, to: string): void {
   fs.mkdirSync(path.dirname(to), { recursive: true });

@@ -4,7 +4,10 @@
 // the same data through the same app. The spec is read here, once per build,
 // and passed down to everything that needs it (data file validation, the
 // pipeline, the docs page); nothing below reads openapi.yaml on its own.
-// Settings arrive as values: the process's settings table parses them.
+// Settings arrive as values: the process's settings table parses them. The
+// control room (server/control) is made once per process and handed to every
+// app built, through the pipeline's ControlPort: its sessions, journal and
+// tally outlive a --watch reload.
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { generateClients } from '../seeds/client';
@@ -12,6 +15,11 @@ import { DataFileError, loadDataFile } from '../seeds/data-file';
 import { bundledSpec, readSpec, SpecSchemas, type SpecSource } from '../contract/spec';
 import { createApp, warmUp, type App, type AppSettings } from './pipeline/app';
 import { ClientStore } from './engine/store';
+import { Control } from './control/control';
+import type { CoverageMin } from './control/coverage';
+import { CONTROL_PREFIX } from './control/document';
+import { controlPort } from './control/http';
+import type { ControlRelay } from './control/relay';
 
 /** A data file that does not load (the CLI turns it into one line and exit 2). */
 export { DataFileError };
@@ -24,6 +32,13 @@ export interface MockSettings extends AppSettings {
   dataFileMaxMb: number;
   /** SPEC_FILE; undefined = the package's own openapi.yaml. */
   specFile: string | undefined;
+  /** The control API, sessions, scenarios and journal (CONTROL). */
+  control: boolean;
+  journalSize: number;
+  /** The server's scenario at start (SCENARIO). */
+  scenario: string | undefined;
+  coverageOut: string | undefined;
+  coverageMin: CoverageMin;
 }
 
 export interface Mock<Settings extends MockSettings = MockSettings> {
@@ -31,6 +46,67 @@ export interface Mock<Settings extends MockSettings = MockSettings> {
   store: ClientStore;
   app: App;
   logger: Logger;
+  /** The control room, or undefined when neither the control API nor a coverage report is asked for. */
+  control: Control | undefined;
+}
+
+/**
+ * The control room for these settings: with the control API on, or when only
+ * coverage is asked for (--coverage-out, --coverage-min: then it counts, and
+ * neither steers nor journals). `relay` joins it to the other workers.
+ */
+export function controlFor(settings: Readonly<MockSettings>, relay?: ControlRelay): Control | undefined {
+  const counting = settings.coverageOut !== undefined || Object.keys(settings.coverageMin).length > 0;
+  if (!settings.control && !counting) return undefined;
+  const source = settings.dataFile
+    ? `mock, data ${path.basename(settings.dataFile)}`
+    : `mock, seed ${settings.seed}, ${settings.clients} clients`;
+  return new Control(
+    {
+      steering: settings.control,
+      journalSize: settings.control ? settings.journalSize : 0,
+      seed: settings.seed,
+      scenario: settings.scenario,
+      source,
+      run: {
+        seed: settings.seed,
+        clients: settings.dataFile ? 'data file' : settings.clients,
+        ...(settings.specFile ? { spec: settings.specFile } : {}),
+      },
+    },
+    relay,
+  );
+}
+
+/** The served spec's paths under the control API's prefix: there must be none while it is on. */
+function reservedPaths(spec: SpecSource): string[] {
+  return Object.keys(spec.document.paths).filter(
+    (template) => template.startsWith(CONTROL_PREFIX) || template === CONTROL_PREFIX.slice(0, -1),
+  );
+}
+
+/**
+ * The app for a spec and its data, with the control room when there is one.
+ * Throws a one-line Error when the spec has a path under /__control/ (the
+ * control API would hide it) or --scenario names no scenario of it.
+ */
+export function appFor(
+  settings: Readonly<MockSettings>,
+  store: ClientStore,
+  logger: Logger,
+  spec: SpecSource,
+  control: Control | undefined,
+): App {
+  if (control && settings.control) {
+    const taken = reservedPaths(spec);
+    if (taken.length > 0) {
+      throw new Error(
+        `${spec.path} has paths under ${CONTROL_PREFIX}, which the control API reserves (${taken.join(', ')}): rename them, or set --control off`,
+      );
+    }
+  }
+  control?.useSpec(spec);
+  return createApp(settings, store, logger, spec, control && controlPort(control));
 }
 
 /** The spec the settings serve: SPEC_FILE when set (read afresh), else the package's own openapi.yaml. */
@@ -45,10 +121,14 @@ export function buildStore(settings: Readonly<MockSettings>, spec: SpecSource): 
 }
 
 /** The app for ready settings; the validator is warmed so the first request meets a ready app. */
-export async function mockFromConfig<Settings extends MockSettings>(config: Readonly<Settings>, logger: Logger): Promise<Mock<Settings>> {
+export async function mockFromConfig<Settings extends MockSettings>(
+  config: Readonly<Settings>,
+  logger: Logger,
+  control: Control | undefined = controlFor(config),
+): Promise<Mock<Settings>> {
   const spec = specOf(config);
   const store = buildStore(config, spec);
-  const app = createApp(config, store, logger, spec);
+  const app = appFor(config, store, logger, spec, control);
   await warmUp(app);
-  return { config, store, app, logger };
+  return { config, store, app, logger, control };
 }

@@ -9,7 +9,7 @@
 // keep-alive and connection handling, raw-socket answers to malformed HTTP).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inject } from 'light-my-request';
-import { configFromOptions, type Config, type ConfigOptions } from './process/config';
+import { ConfigError, configFromOptions, type Config, type ConfigOptions } from './process/config';
 import { createLogger } from './process/logger';
 import { mockFromConfig, type Mock } from './mock';
 
@@ -21,6 +21,29 @@ export interface HandlerOptions extends ConfigOptions {
    * `example=empty` or `code=500`: a test forces a state with `server.use(...createHandlers({ baseUrl, prefer }))`.
    */
   prefer?: string;
+  /**
+   * A scenario every request is answered in (docs/control.md), e.g. `empty`, `down`,
+   * `slow;min=200;max=800`, `flaky;rate=0.3;seed=7`: sent as `X-Mock-Scenario` to the same app,
+   * so the answers are byte for byte the server's in that scenario. `handlers.setScenario(name)`
+   * switches it for the handlers already in use; a request's own header wins.
+   */
+  scenario?: string;
+}
+
+/** createHandlers' handlers, with the setter of their scenario. */
+export type MockHandlers<Handler> = Handler[] & {
+  /** Answers every later request in this scenario (undefined: normal). */
+  setScenario(scenario: string | undefined): void;
+};
+
+/** The X-Mock-Scenario syntax, checked at once (the names are the served spec's: a bad one is the answers' 400). */
+function checkedScenario(scenario: string | undefined): string | undefined {
+  if (scenario !== undefined && !/^[A-Za-z][A-Za-z0-9_-]{0,63}(\s*;\s*[a-z]+=[\d.]+)*$/.test(scenario)) {
+    throw new ConfigError(
+      `invalid option scenario=${JSON.stringify(scenario)}: must be a scenario name with ;name=value parameters, e.g. slow;min=200;max=800`,
+    );
+  }
+  return scenario;
 }
 
 /** Headers the Fetch API manages itself; copying them onto a Response would describe the wrong body framing. */
@@ -87,8 +110,9 @@ export interface MswHttp<Handler> {
  * suite's options along with `prefer`). Behind a base URL with a path prefix,
  * Link headers are absolute and keep the prefix, unless `publicUrl` says otherwise.
  */
-export function createHandlersWith<Handler>(http: MswHttp<Handler>, options: Readonly<HandlerOptions>): Handler[] {
-  const { baseUrl, prefer, ...mockOptions } = options;
+export function createHandlersWith<Handler>(http: MswHttp<Handler>, options: Readonly<HandlerOptions>): MockHandlers<Handler> {
+  const { baseUrl, prefer, scenario, ...mockOptions } = options;
+  let current = checkedScenario(scenario);
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   const linksKeepPrefix = prefix !== '' && mockOptions.publicUrl === undefined ? { publicUrl: base.origin + prefix } : {};
@@ -105,7 +129,11 @@ export function createHandlersWith<Handler>(http: MswHttp<Handler>, options: Rea
       method: request.method as 'GET',
       // The raw path and query, as the client encoded them: the app's own parsing must see what a socket would carry.
       url: url.pathname.slice(prefix.length) + url.search,
-      headers: { ...(prefer === undefined ? {} : { prefer }), ...Object.fromEntries(request.headers) },
+      headers: {
+        ...(prefer === undefined ? {} : { prefer }),
+        ...(current === undefined ? {} : { 'x-mock-scenario': current }),
+        ...Object.fromEntries(request.headers),
+      },
       ...(body ? { payload: body } : {}),
       remoteAddress: '127.0.0.1',
     });
@@ -118,5 +146,9 @@ export function createHandlersWith<Handler>(http: MswHttp<Handler>, options: Rea
       headers: toFetchHeaders(answer.headers),
     });
   });
-  return [handler];
+  return Object.assign([handler], {
+    setScenario: (next: string | undefined) => {
+      current = checkedScenario(next);
+    },
+  });
 }

@@ -3,7 +3,7 @@
 // project under NodeNext, Node16 and Bundler resolution with MSW 2 or 3 (issue 26). The options
 // come from the CommonJS declarations, which import nothing of msw.
 import type { HttpHandler } from 'msw';
-import type { HandlerOptions } from './msw-core.js';
+import type { HandlerOptions, MockHandlers } from './msw-core.js';
 
 export type { HandlerOptions };
 
@@ -12,4 +12,4 @@ export type { HandlerOptions };
  * (seed, clients, dataFile, apiKeys, auth, latencyMs, errorRate, ...), checked at
  * once: a bad option throws a ConfigError here, not at the first request.
  */
-export declare function createHandlers(options: Readonly<HandlerOptions>): HttpHandler[];
+export declare function createHandlers(options: Readonly<HandlerOptions>): MockHandlers<HttpHandler>;

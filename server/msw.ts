@@ -3,7 +3,7 @@
 // ES-module projects get server/msw.mjs instead (package.json exports), which imports msw,
 // so the handlers come from the same msw (2 or 3) as the project's setupServer.
 import { http, type HttpHandler } from 'msw';
-import { createHandlersWith, type HandlerOptions } from './msw-core';
+import { createHandlersWith, type HandlerOptions, type MockHandlers } from './msw-core';
 
 export type { HandlerOptions } from './msw-core';
 
@@ -13,8 +13,9 @@ export type { HandlerOptions } from './msw-core';
  * once: a bad option throws a ConfigError here, not at the first request. The
  * data is built once per set of options, in the background, and shared by every
  * handler call and every createHandlers call with the same options (pass the
- * suite's options along with `prefer`).
+ * suite's options along with `prefer`). The array's `setScenario(name)` switches the scenario
+ * its later answers are given in.
  */
-export function createHandlers(options: Readonly<HandlerOptions>): HttpHandler[] {
+export function createHandlers(options: Readonly<HandlerOptions>): MockHandlers<HttpHandler> {
   return createHandlersWith(http, options);
 }

@@ -2,8 +2,11 @@
 // package's programmatic API) and the page's dev server each listen on a port
 // the system picks (port 0), so two runs on one machine never meet on a fixed
 // port. The page's address reaches the tests through the environment
-// (E2E_PAGE_URL, which playwright.config.ts reads as baseURL in every worker);
-// the function returned stops both.
+// (E2E_PAGE_URL, which playwright.config.ts reads as baseURL in every worker),
+// and the mock's to the client-records-mock/playwright fixture (MOCK_URL), which
+// gives every test its own session. The function returned stops both; stopping
+// the mock writes the coverage of what the tests exercised
+// (test-artifacts/frontend-coverage.json, .junit.xml and .html).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { startServer } from 'client-records-mock';
@@ -11,7 +14,8 @@ import { startServer } from 'client-records-mock';
 const READY = /example frontend on (http:\/\/\S+\/)/;
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const mock = await startServer({ seed: 1, clients: 1000, logLevel: 'warn' });
+  const coverageOut = path.resolve(__dirname, '../../test-artifacts/frontend-coverage.json');
+  const mock = await startServer({ seed: 1, clients: 1000, logLevel: 'warn', coverageOut });
   const page = spawn(process.execPath, [path.join(__dirname, 'serve.mjs')], {
     env: { ...process.env, PORT: '0', API_URL: mock.url },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -35,6 +39,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     throw error;
   });
   process.env.E2E_PAGE_URL = pageUrl;
+  process.env.MOCK_URL = mock.url;
   return async () => {
     page.kill();
     await mock.close();

@@ -14,7 +14,8 @@ export default defineConfig({
   globalSetup: './global-setup.ts',
   outputDir: path.join(ROOT, 'test-artifacts/frontend-e2e'),
   fullyParallel: true,
-  workers: 2,
+  // Several workers at once, each test in its own session and scenario of the one mock (e2e/scenarios.spec.ts).
+  workers: 3,
   forbidOnly: !!process.env.CI,
   retries: 0,
   timeout: 30_000,

@@ -1,8 +1,9 @@
 // createApp builds the whole request pipeline and never listens. It reads like
-// a table of contents: request id and log → response cache → security and CORS
-// → docs → route → auth → validator → mock controls → the operation's handler
+// a table of contents: request id and log → the control room's session and
+// scenario → response cache → security and CORS → control API → docs → route →
+// scenario check → auth → validator → mock controls → the operation's handler
 // → errors. It is given everything it reads (settings as values, the store,
-// the logger, the served spec) and passes it down; the API path's steps get
+// the logger, the served spec, the control port) and passes it down; the API path's steps get
 // the request's context as an argument and hand their results to the next
 // step by returning (ARCHITECTURE.md draws a request through them).
 import { IncomingMessage, ServerResponse } from 'node:http';
@@ -12,7 +13,7 @@ import type { Logger } from 'pino';
 import { describeSchemaError, SpecSchemas, type OpenApiDocument, type SpecSource } from '../../contract/spec';
 import { ApiKeyGate, unauthorized } from './auth';
 import { docsRoutes } from './docs';
-import { methodNotAllowed, noRoute } from '../errors';
+import { ApiError, methodNotAllowed, noRoute, UNKNOWN_KEY_MESSAGE } from '../errors';
 import { errorHandler } from './error-handler';
 import { responseHygiene, type HygieneSettings } from './http-hygiene';
 import { FaultInjector, mockControls, type FaultSettings } from './mock-controls';
@@ -26,6 +27,7 @@ import {
   REQUEST_ID_HEADER,
   requestLineLogger,
   type ApiStep,
+  type ControlPort,
   type OperationHandler,
 } from './request';
 import { pagingHeaders } from './paging';
@@ -88,14 +90,27 @@ function resolveOperation(operations: readonly Operation[]): ApiStep {
   };
 }
 
-/** 401 unless the operation is public or the key is accepted (checked once: the cache's key may have checked it). */
+/**
+ * 401 unless the operation is public or the key is accepted (checked once:
+ * the cache's key may have checked it). In the `unauthorised` scenario every
+ * key is rejected, as an unknown one would be.
+ */
 function requireApiKey(gate: ApiKeyGate): ApiStep {
   return (req, _res, context) => {
     if (context.route!.operation.isPublic) return;
     context.keyCheck ??= gate.check(req);
     if (context.keyCheck !== 'accepted') throw unauthorized(context.keyCheck);
+    if (context.scenario?.rejectKeys) {
+      if (!req.headers['x-api-key']) throw unauthorized('missing');
+      throw new ApiError('UNAUTHORIZED', `${UNKNOWN_KEY_MESSAGE} (simulated: scenario ${context.scenario.name})`);
+    }
   };
 }
+
+/** A bad X-Mock-Session or X-Mock-Scenario (the control room found it): 400 naming the header, once the route is known. */
+const checkScenario: ApiStep = (_req, _res, context) => {
+  if (context.scenarioProblem !== undefined) throw new ApiError('VALIDATION_ERROR', context.scenarioProblem);
+};
 
 /** The docs and spec routes, skipped by API requests: they would otherwise test each of its routes against every API path. */
 function outsideApi(docs: RequestHandler, operations: readonly Operation[]): RequestHandler {
@@ -175,9 +190,16 @@ export interface AppSettings extends FaultSettings, HygieneSettings {
  * `source` is the served spec (SPEC_FILE, a --watch reload, or the package's
  * own), read once by the caller (mock.ts) and passed down: the validator, the
  * route table, the list parameters, the docs page and the request log all
- * take theirs from it.
+ * take theirs from it. `control` is the control API (server/control, through
+ * the pipeline's ControlPort), or undefined when it is off.
  */
-export function createApp(config: Readonly<AppSettings>, store: ClientStore, logger: Logger, source: SpecSource): App {
+export function createApp(
+  config: Readonly<AppSettings>,
+  store: ClientStore,
+  logger: Logger,
+  source: SpecSource,
+  control?: ControlPort,
+): App {
   const spec = source.document;
   const operations = readOperations(spec);
   const gate = new ApiKeyGate(config.apiKeys, config.auth);
@@ -194,11 +216,13 @@ export function createApp(config: Readonly<AppSettings>, store: ClientStore, log
   app.set('strict routing', true);
   app.set('query parser', 'simple');
 
-  app.use(responseHygiene(config));
-  app.use(outsideApi(docsRoutes(source, config.publicUrl), operations));
+  app.use(responseHygiene(config, control));
+  if (control) app.use(control.routes);
+  app.use(outsideApi(docsRoutes(source, config.publicUrl, control?.steering ?? false), operations));
   app.use(
     inSequence([
       resolveOperation(operations),
+      ...(control?.steering ? [checkScenario] : []),
       requireApiKey(gate),
       ...(cache ? [cache.capture()] : []),
       checkRawQuery,
@@ -215,6 +239,7 @@ export function createApp(config: Readonly<AppSettings>, store: ClientStore, log
   const lines = requestLineLogger(logger);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const context = beginRequest(req, res, lines);
+    control?.begin(req, res, context);
     if (cache?.serve(req, res, context)) return;
     res.setHeader(REQUEST_ID_HEADER, context.id);
     app(req as express.Request, res as express.Response);

@@ -1,6 +1,8 @@
 // The docs page (Swagger UI, served from node_modules: it works offline) and
 // the spec itself as YAML and JSON. "Try it out" talks to the server that
-// serves the page, whatever host and port it runs on. Every file the page asks
+// serves the page, whatever host and port it runs on. With the control API on,
+// the page's selector (Swagger UI's `urls`) shows its document
+// (control.openapi.yaml) beside the API's. Every file the page asks
 // for is served from here (no CDN, no web font, no online validator badge), so
 // it loads under the strict CSP of http-hygiene.ts with no failed request.
 import fs from 'node:fs';
@@ -22,6 +24,7 @@ const DOCS_HTML = `<!doctype html>
 <body>
   <div id="swagger-ui"></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
   <script src="/docs/init.js"></script>
 </body>
 </html>
@@ -37,17 +40,30 @@ const DOCS_CSS = `.swagger-ui .info { margin: 16px 0 8px; }
 .swagger-ui .scheme-container { padding: 10px 0; margin: 0 0 8px; }
 .swagger-ui .opblock-tag { padding: 2px 20px 2px 10px; margin: 0 0 4px; }
 .swagger-ui .opblock-tag-section h3 { margin: 4px 0; }
+.swagger-ui .topbar { padding: 4px 0; }
 `;
 
+/** The documents the page offers, first the API's; the control API's when it is on. */
+function documentsOf(withControl: boolean): { url: string; name: string }[] {
+  return [
+    { url: '/openapi.json', name: 'Client Records API (openapi.yaml)' },
+    ...(withControl ? [{ url: '/__control/openapi.json', name: 'Mock control API (control.openapi.yaml)' }] : []),
+  ];
+}
+
 // A separate script, not an inline one, so the page runs under a CSP without 'unsafe-inline' scripts.
-// Before Swagger UI sees the spec, two changes for a first visit (issue 26), the spec itself unchanged:
+// Each document is fetched by Swagger UI (its selector switches between them); its servers are set to
+// this server as it arrives, so "Try it out" talks to the server that serves the page. The API's document
+// is also shaped for a first visit (issue 26), the spec itself unchanged:
 // - the introduction's first paragraph stays on top, the rest folds into a <details> named after its
 //   sections, so the operations start within the first screen;
 // - "Try it out" is pre-filled only with what a first call needs: a required parameter keeps its
 //   example (Detail's idClient), an optional one shows it in its description instead of in the
 //   input (Swagger UI has no option for this: it pre-fills every parameter example), so trying
 //   Extended with only a filter does not AND it with three other example filters.
-const DOCS_INIT = `function foldIntroduction(info) {
+const docsInit = (documents: readonly { url: string; name: string }[]) => `var DOCUMENTS = ${JSON.stringify(documents)};
+
+function foldIntroduction(info) {
   var text = info.description || '';
   var cut = text.indexOf('\\n\\n');
   if (cut < 0) return;
@@ -82,34 +98,42 @@ function forFirstCall(spec) {
   return spec;
 }
 
-fetch('/openapi.json')
-  .then(function (response) {
-    if (!response.ok) throw new Error('GET /openapi.json answered ' + response.status);
-    return response.json();
-  })
-  .then(function (spec) {
-    spec.servers = [{ url: window.location.origin, description: 'This server' }];
-    window.ui = SwaggerUIBundle({
-      spec: forFirstCall(spec),
-      dom_id: '#swagger-ui',
-      deepLinking: true,
-      displayOperationId: true,
-      displayRequestDuration: true,
-      defaultModelsExpandDepth: 1,
-      defaultModelExpandDepth: 2,
-      persistAuthorization: true,
-      tryItOutEnabled: false,
-      // The default posts the spec to validator.swagger.io: an external request, and the spec is linted in CI anyway.
-      validatorUrl: null
-    });
-  })
-  .catch(function (error) {
-    document.getElementById('swagger-ui').textContent = 'Could not load the API reference: ' + error.message;
-  });
+function isDocument(url) {
+  return DOCUMENTS.some(function (document) { return new URL(url, window.location.href).pathname === document.url; });
+}
+
+window.ui = SwaggerUIBundle({
+  urls: DOCUMENTS,
+  'urls.primaryName': DOCUMENTS[0].name,
+  dom_id: '#swagger-ui',
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout',
+  responseInterceptor: function (response) {
+    if (response.ok && typeof response.text === 'string' && isDocument(response.url)) {
+      var spec = JSON.parse(response.text);
+      spec.servers = [{ url: window.location.origin, description: 'This server' }];
+      if (new URL(response.url, window.location.href).pathname === DOCUMENTS[0].url) forFirstCall(spec);
+      response.text = JSON.stringify(spec);
+      response.data = response.text;
+      response.body = spec;
+      response.obj = spec;
+    }
+    return response;
+  },
+  deepLinking: true,
+  displayOperationId: true,
+  displayRequestDuration: true,
+  defaultModelsExpandDepth: 1,
+  defaultModelExpandDepth: 2,
+  persistAuthorization: true,
+  tryItOutEnabled: false,
+  // The default posts the spec to validator.swagger.io: an external request, and the spec is linted in CI anyway.
+  validatorUrl: null
+});
 `;
 
 // The source map is served too: swagger-ui.css names it, and browser dev tools would otherwise log a 404.
-const ASSETS = ['swagger-ui.css', 'swagger-ui.css.map', 'swagger-ui-bundle.js', 'favicon-32x32.png'];
+const ASSETS = ['swagger-ui.css', 'swagger-ui.css.map', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png'];
 
 /**
  * Swagger UI's files: the copy the package carries (dist/swagger-ui, written by the build from the
@@ -149,7 +173,8 @@ function specJsonFor(spec: SpecSource, publicUrl: string | undefined): (req: Req
   };
 }
 
-export function docsRoutes(spec: SpecSource, publicUrl?: string): Router {
+export function docsRoutes(spec: SpecSource, publicUrl?: string, withControl = false): Router {
+  const init = docsInit(documentsOf(withControl));
   const router = Router({ caseSensitive: true, strict: true });
   const yamlText = spec.text;
   const jsonFor = specJsonFor(spec, publicUrl);
@@ -172,7 +197,7 @@ export function docsRoutes(spec: SpecSource, publicUrl?: string): Router {
     res.type('text/css').send(DOCS_CSS);
   });
   get('/docs/init.js', (_req, res) => {
-    res.type('application/javascript').send(DOCS_INIT);
+    res.type('application/javascript').send(init);
   });
   for (const asset of ASSETS) {
     const file = path.join(assetsDir, asset);

@@ -3,6 +3,7 @@
 import cors from 'cors';
 import helmet from 'helmet';
 import type { RequestHandler } from 'express';
+import type { ControlPort } from './request';
 
 function securityHeaders(): RequestHandler {
   return helmet({
@@ -38,21 +39,30 @@ export interface HygieneSettings {
 export const EXPOSED_HEADERS = ['X-Total-Count', 'Link', 'X-Request-Id'];
 export const ALLOWED_HEADERS = ['X-Api-Key', 'Prefer', 'X-Request-Id', 'Content-Type'];
 
-function corsPolicy(config: HygieneSettings): RequestHandler {
-  const policy = cors({
-    origin: config.corsOrigins === '*' ? '*' : [...config.corsOrigins],
-    methods: ['GET'],
-    allowedHeaders: ALLOWED_HEADERS,
-    exposedHeaders: EXPOSED_HEADERS,
-    maxAge: 600,
-  });
+/**
+ * With the control API on, a page's requests may carry its session and
+ * scenario headers (X-Mock-Session, X-Mock-Scenario), and a page may call the
+ * control paths themselves with their methods (a dev tool switching its tab's
+ * scenario).
+ */
+function corsPolicy(config: HygieneSettings, control: ControlPort | undefined): RequestHandler {
+  const options = (methods: readonly string[]) =>
+    cors({
+      origin: config.corsOrigins === '*' ? '*' : [...config.corsOrigins],
+      methods: [...methods],
+      allowedHeaders: [...ALLOWED_HEADERS, ...(control?.requestHeaders ?? [])],
+      exposedHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+    });
+  const policy = options(['GET']);
+  const controlPolicy = control ? options(control.methods) : policy;
   return (req, res, next) => {
     // Only a real preflight is answered here; any other OPTIONS is a method the path does not allow (405).
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] === undefined) {
       next();
       return;
     }
-    policy(req, res, next);
+    (control && req.path.startsWith(control.prefix) ? controlPolicy : policy)(req, res, next);
   };
 }
 
@@ -61,9 +71,9 @@ function corsPolicy(config: HygieneSettings): RequestHandler {
  * gets all three, so one pipeline layer instead of three (each layer costs the
  * router a dispatch on every request).
  */
-export function responseHygiene(config: HygieneSettings): RequestHandler {
+export function responseHygiene(config: HygieneSettings, control?: ControlPort): RequestHandler {
   const security = securityHeaders();
-  const cors = corsPolicy(config);
+  const cors = corsPolicy(config, control);
   return (req, res, next) => {
     security(req, res, (error?: unknown) => {
       if (error) return next(error);

@@ -3,7 +3,12 @@
 // ERROR_RATE shape the responses of the Client operations, never the
 // diagnostics. Simulated failures follow a sequence seeded by SEED, so a test
 // run that sends the same requests in the same order (one after the other)
-// sees the same failures.
+// sees the same failures. A scenario (control.openapi.yaml: the control room
+// chooses it, the request's context carries it) is applied by the same
+// machinery: its example as Prefer's, its delays and failures by a
+// FaultInjector of its own (its own seeded sequence, so one session's requests
+// do not move another's), `down` as a simulated 500; an explicit Prefer on the
+// request still wins, being the more specific.
 import type { Request, Response } from 'express';
 import { Sfc32Randomizer } from '../../seeds/random';
 import { ApiError, clientNotFound, INTERNAL_ERROR_MESSAGE, methodNotAllowed, UNKNOWN_KEY_MESSAGE } from '../errors';
@@ -19,7 +24,9 @@ import {
   type ListParameters,
   type PagingHeaders,
   type RequestContext,
+  type ScenarioEffect,
 } from './request';
+import type { Operation } from '../../contract/operations';
 
 /** The settings the fault injector reads (LATENCY_MS, ERROR_RATE, SEED, parsed by process/config.ts). */
 export interface FaultSettings {
@@ -131,30 +138,58 @@ export interface ListAnswers {
   paging: PagingHeaders;
 }
 
+/** A scenario's example as `Prefer: example` finds one: the operation's 2xx example of that name, if it has one. */
+function scenarioExample(operation: Operation, name: string): PreferDirectives['example'] {
+  for (const [status, named] of operation.examples) {
+    if (status >= 200 && status < 300 && named.examples.has(name))
+      return { name, status, value: named.examples.get(name), isList: named.isList };
+  }
+  return undefined;
+}
+
 /**
  * The API path's step after the validator, before the handler. `Prefer:
  * example` answers that named example; `Prefer: code` with an error status
  * answers that error; with a 2xx status the handler answers as usual (either
  * also overrides an ERROR_RATE failure). Delays add up: `Prefer: delay` plus
- * LATENCY_MS, and the step then returns a promise the path waits for.
+ * LATENCY_MS, and the step then returns a promise the path waits for. A
+ * scenario's example, failure and faults apply where Prefer asks for none.
  */
 export function mockControls(faults: FaultInjector, list: ListAnswers): ApiStep {
+  // One injector per scenario object: its sequence goes on from request to request of that scenario.
+  const scenarioFaults = new WeakMap<ScenarioEffect, FaultInjector>();
+  const injectorOf = (scenario: ScenarioEffect | undefined): FaultInjector => {
+    if (!scenario?.faults) return faults;
+    let injector = scenarioFaults.get(scenario);
+    if (!injector) {
+      injector = new FaultInjector(scenario.faults);
+      scenarioFaults.set(scenario, injector);
+    }
+    return injector;
+  };
   return (req, res, context) => {
     const route = context.route!;
     const prefer = readPrefer(req.headers.prefer, route.operation);
-    const fault = route.operation.isPublic ? NO_FAULT : faults.decide(context);
+    const scenario = route.operation.isPublic ? undefined : context.scenario;
+    const fault = route.operation.isPublic ? NO_FAULT : injectorOf(scenario).decide(context);
     const delayMs = (prefer.delayMs ?? 0) + fault.delayMs;
+    const unsteered = prefer.code === undefined && !prefer.example;
+    const example = prefer.example ?? (unsteered && scenario?.example ? scenarioExample(route.operation, scenario.example) : undefined);
     const proceed = (): typeof DONE | undefined => {
       // The caller went away while we waited: there is nobody to answer.
       if (res.destroyed) return DONE;
-      if (prefer.example) {
-        const error = answerExample(prefer.example, req, res, list);
+      if (example) {
+        const error = answerExample(example, req, res, list);
         if (error) throw error;
         return DONE;
       }
       if (prefer.code !== undefined && prefer.code >= 300) throw simulatedError(prefer.code, route, req.method);
-      if (prefer.code === undefined && fault.fail)
-        throw new ApiError('INTERNAL_ERROR', `${INTERNAL_ERROR_MESSAGE} (simulated: ERROR_RATE)`);
+      if (unsteered && scenario?.fail)
+        throw new ApiError('INTERNAL_ERROR', `${INTERNAL_ERROR_MESSAGE} (simulated: scenario ${scenario.name})`);
+      if (prefer.code === undefined && fault.fail) {
+        const cause = scenario?.faults ? `scenario ${scenario.name}` : 'ERROR_RATE';
+        throw new ApiError('INTERNAL_ERROR', `${INTERNAL_ERROR_MESSAGE} (simulated: ${cause})`);
+      }
       return undefined;
     };
     if (delayMs > 0) return new Promise((resolve) => setTimeout(resolve, delayMs)).then(proceed);

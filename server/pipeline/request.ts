@@ -9,7 +9,7 @@
 // vocabulary) with the served spec's own parameter names and defaults.
 import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { KeyCheck } from './auth';
 import type { RouteMatch } from '../../contract/operations';
@@ -37,6 +37,51 @@ export interface RequestContext {
   label: string | undefined;
   /** How the body being sent can be made again from the client views, and the memory that recipe holds: the response cache keeps it instead of the bytes. */
   remake: BodyRecipe | undefined;
+  /** The scenario the request is answered in, when it changes anything (server/control chooses it; undefined: normal). */
+  scenario: ScenarioEffect | undefined;
+  /** A bad X-Mock-Session or X-Mock-Scenario: the 400's message, answered once the route is known. */
+  scenarioProblem: string | undefined;
+}
+
+/**
+ * What a scenario (control.openapi.yaml, "Scenarios") asks of the pipeline,
+ * on the Client operations only: the mock controls apply it as they apply
+ * Prefer, LATENCY_MS and ERROR_RATE, the key check as an unknown key. The
+ * object is the scenario's identity: a seeded sequence (`faults`) goes on
+ * from request to request of the same object.
+ */
+export interface ScenarioEffect {
+  readonly name: string;
+  /** Answer this named 2xx example where the operation has one (as `Prefer: example=NAME`). */
+  readonly example?: string;
+  /** Answer 500 INTERNAL_ERROR. */
+  readonly fail?: boolean;
+  /** Reject every key (401 UNAUTHORIZED). */
+  readonly rejectKeys?: boolean;
+  /** Delays and failures from a seeded sequence, as LATENCY_MS, ERROR_RATE and SEED give the server's own. */
+  readonly faults?: {
+    readonly latencyMs: { readonly min: number; readonly max: number };
+    readonly errorRate: number;
+    readonly seed: number;
+  };
+}
+
+/**
+ * The control API as the pipeline is given it (server/control implements it;
+ * mock.ts wires it): the pipeline never imports the control room.
+ */
+export interface ControlPort {
+  /** First for every request: decides its session and scenario (into the context) and journals it when it ends. */
+  begin(req: IncomingMessage, res: ServerResponse, context: RequestContext): void;
+  /** The control paths (/__control/...), after the security headers and CORS, before the API. */
+  routes: RequestHandler;
+  /** The control API is on: its paths answer and the docs page shows its document (off, the port only counts coverage). */
+  steering: boolean;
+  /** Request headers browsers may send to the API and the control paths (CORS): X-Mock-Session, X-Mock-Scenario. */
+  requestHeaders: readonly string[];
+  /** The control paths' prefix, and the methods its preflights allow. */
+  prefix: string;
+  methods: readonly string[];
 }
 
 export interface BodyRecipe {
@@ -109,6 +154,8 @@ export function beginRequest(req: IncomingMessage, res: ServerResponse, lines: L
     errorParam: undefined,
     label: undefined,
     remake: undefined,
+    scenario: undefined,
+    scenarioProblem: undefined,
   };
   contexts.set(req, context);
   // When the level leaves the line out, no listener at all.

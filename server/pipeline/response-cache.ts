@@ -5,7 +5,8 @@
 // page or a Detail, the recipe that makes those bytes again from the client
 // views: the positions of its clients, 8 bytes each where their JSON takes
 // 180-1,000, so a CACHE_MB holds many times more answers). Repeats are
-// written straight from there, before Express runs at all. Prefer requests and
+// written straight from there, before Express runs at all. Prefer requests,
+// requests in a scenario other than normal (control.openapi.yaml) and
 // failures the fault injector decides always take the full pipeline; injected
 // latency still applies to hits.
 //
@@ -104,7 +105,8 @@ export class ResponseCache {
   }
 
   private keyOf(req: IncomingMessage, context: RequestContext): string | undefined {
-    if (req.method !== 'GET' || req.headers.prefer !== undefined) return undefined;
+    // A scenario other than normal (server/control) shapes the answer as Prefer does: one scenario's answer is never another's.
+    if (req.method !== 'GET' || req.headers.prefer !== undefined || context.scenario !== undefined) return undefined;
     context.keyCheck ??= this.gate.check(req);
     return `${context.keyCheck}\u0000${req.headers.origin ?? ''}\u0000${req.url ?? ''}`;
   }

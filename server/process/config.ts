@@ -3,6 +3,7 @@
 // A flag wins over its environment variable; defaults live in the table below.
 import { parseArgs } from 'node:util';
 import { defaultMaxConnections } from '../listener/connections';
+import { parseCoverageMin, type CoverageMin } from '../control/coverage';
 
 export type Toggle = boolean;
 export interface Range {
@@ -37,6 +38,16 @@ export interface Config {
   publicUrl: string | undefined;
   /** Open connections a process keeps at most (docs/reliability.md, "Connections"). */
   maxConnections: number;
+  /** The control API, sessions, scenarios and journal (control.openapi.yaml; docs/control.md). */
+  control: Toggle;
+  /** Exchanges the journal keeps; 0 keeps none. */
+  journalSize: number;
+  /** The server's scenario at start, in the X-Mock-Scenario syntax; undefined = normal. */
+  scenario: string | undefined;
+  /** Where the coverage report is written at exit (JSON, JUnit, HTML beside it); undefined = not written. */
+  coverageOut: string | undefined;
+  /** Minimum coverage percentages; a clean stop below one exits 1. */
+  coverageMin: CoverageMin;
 }
 
 export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
@@ -282,6 +293,52 @@ const SETTINGS: readonly AnySetting[] = [
     // auto reads the process's file-descriptor limit: the one input here that is not argv or env.
     parse: (raw) => (raw.trim() === 'auto' ? defaultMaxConnections() : integer(1, 1_000_000)(raw)),
   },
+  {
+    key: 'control',
+    env: 'CONTROL',
+    flag: '--control',
+    fallback: 'on',
+    help: 'the control API under /__control/ (scenarios, sessions, journal, coverage); off for a mock that must not be steered',
+    parse: toggle,
+  },
+  {
+    key: 'journalSize',
+    env: 'JOURNAL_SIZE',
+    flag: '--journal-size',
+    fallback: '1000',
+    help: 'exchanges the journal keeps (each at most ~8 KB); 0 keeps none',
+    parse: integer(0, 100_000),
+  },
+  {
+    key: 'scenario',
+    env: 'SCENARIO',
+    flag: '--scenario',
+    fallback: '',
+    help: 'the server scenario at start, e.g. down, empty, slow;min=200;max=800 (GET /__control/scenarios lists them)',
+    parse: (raw) => {
+      if (raw.trim() === '') return undefined;
+      // The names come from the served spec: they are checked when it is read (one line, exit 2).
+      if (!/^[A-Za-z][\w;=.\s-]{0,127}$/.test(raw.trim()))
+        throw new Error('must be a scenario name with ;name=value parameters, e.g. slow;min=200;max=800');
+      return raw.trim();
+    },
+  },
+  {
+    key: 'coverageOut',
+    env: 'COVERAGE_OUT',
+    flag: '--coverage-out',
+    fallback: '',
+    help: 'write the coverage of the traffic at exit: FILE.json, FILE.junit.xml and FILE.html',
+    parse: (raw) => (raw.trim() === '' ? undefined : raw.trim()),
+  },
+  {
+    key: 'coverageMin',
+    env: 'COVERAGE_MIN',
+    flag: '--coverage-min',
+    fallback: '',
+    help: 'minimum coverage in percent, e.g. operations=100,statuses=80 (also parameters, scenarios); a clean stop below exits 1',
+    parse: (raw) => Object.freeze(parseCoverageMin(raw)),
+  },
 ];
 
 /** The settings table as documentation shows it (README's table is checked against it). */
@@ -347,6 +404,12 @@ function optionText(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   if (Array.isArray(value)) return value.join(',');
   if (value !== null && typeof value === 'object' && 'min' in value && 'max' in value) return `${String(value.min)}-${String(value.max)}`;
+  // coverageMin as an object: {operations: 100, statuses: 80} → operations=100,statuses=80.
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value)
+      .map(([name, percent]) => `${name}=${String(percent)}`)
+      .join(',');
+  }
   // A program's number in plain decimals, as the settings read them: 1e-7 → 0.0000001 (String() would give 1e-7).
   if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) return value.toFixed(20).replace(/\.?0+$/, '');
   return String(value);

@@ -9,13 +9,32 @@ import type { Logger } from 'pino';
 import type { App } from '../pipeline/app';
 import { startHttpServer, TIMEOUTS } from '../listener/http-server';
 import { EXIT_CRASH, exitOnCrash } from './crash-policy';
-import { DataFileError } from '../mock';
+import { controlFor, DataFileError } from '../mock';
+import type { Control } from '../control/control';
+import { finishCoverage } from '../control/coverage';
+import { relayInPrimary, workerRelay } from '../control/relay';
+import { mergeReports } from '../control/control';
+import type { CoverageReport } from '../../contract/coverage-report';
 import { loadApp, watchApp, type SpecComparer } from './watch';
 
 /** Exit code for a configuration or data-file error (docs/decisions.md: a bad setting → one line, exit 2). */
 const EXIT_BAD_SETTING = 2;
 /** Exit code of a stop that had to cut requests still unanswered after the drain time (docs/reliability.md, "Shutdown"). */
 const EXIT_CUT = 3;
+/** Exit code of a clean stop whose coverage is below --coverage-min (docs/control.md, "Coverage"). */
+const EXIT_COVERAGE = 1;
+
+/** Coverage is asked for at exit: a report to write, or minimums to hold it to. */
+function coverageAsked(config: Readonly<Config>): boolean {
+  return config.coverageOut !== undefined || Object.keys(config.coverageMin).length > 0;
+}
+
+/** Writes the report and prints its lines; the exit code of a clean stop becomes 1 when a minimum is not met. */
+function reportCoverage(config: Readonly<Config>, report: CoverageReport, code: number): number {
+  const { lines, belowMin } = finishCoverage(report, config.coverageOut, config.coverageMin);
+  for (const line of lines) process.stderr.write(`client-records-mock: ${line}\n`);
+  return code === 0 && belowMin ? EXIT_COVERAGE : code;
+}
 
 /** A start-up problem (bad data file, port taken): one line and exit 2, never a crash. */
 class StartupError extends Error {}
@@ -87,7 +106,9 @@ function startupLine(config: Readonly<Config>, port: number, clients: number): s
 async function runWorker(config: Readonly<Config>, watch: boolean, cli: ServeCli): Promise<void> {
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   exitOnCrash(logger);
-  const { app, clients } = await buildServedApp(config, watch, logger, cli);
+  // One control room per process, kept across --watch reloads; a worker's is joined to the others through the primary.
+  const control = controlFor(config, cluster.isWorker ? workerRelay() : undefined);
+  const { app, clients } = await buildServedApp(config, watch, logger, cli, control);
   const running = await startHttpServer(app, config.port, config.host, logger, { maxConnections: config.maxConnections }).catch(
     (error: NodeJS.ErrnoException) => fail(`cannot listen on ${config.host}:${config.port} (${error.code ?? error.message})`),
   );
@@ -107,7 +128,15 @@ async function runWorker(config: Readonly<Config>, watch: boolean, cli: ServeCli
       logger.info({ cut }, 'stopped');
       // A crash during the drain has set a non-zero exit code: it must not be reported as a clean stop.
       // Nor a stop that cut requests (docs/reliability.md, "Shutdown"): their clients got no answer.
-      const code = typeof process.exitCode === 'number' && process.exitCode !== 0 ? process.exitCode : cut > 0 ? EXIT_CUT : 0;
+      let code = typeof process.exitCode === 'number' && process.exitCode !== 0 ? process.exitCode : cut > 0 ? EXIT_CUT : 0;
+      // A single process reports its own coverage; a worker hands its tally to the primary, which reports them merged.
+      if (control && coverageAsked(config)) {
+        if (cluster.isPrimary) code = reportCoverage(config, control.localCoverage(), code);
+        else if (process.send) {
+          process.send({ coverageAtExit: control.localCoverage() }, () => logger.flush(() => process.exit(code)));
+          return;
+        }
+      }
       logger.flush(() => process.exit(code));
     });
   };
@@ -125,24 +154,30 @@ async function buildServedApp(
   watch: boolean,
   logger: Logger,
   cli: ServeCli,
+  control: Control | undefined,
 ): Promise<{ app: App; clients: number }> {
-  const initial = await loadApp(config, logger).catch((error: unknown) =>
+  const initial = await loadApp(config, logger, control).catch((error: unknown) =>
     fail(error instanceof DataFileError ? `DATA_FILE ${error.message}` : (error as Error).message.split('\n')[0]!),
   );
   if (!watch) return initial;
   // Each reload says whether the edit breaks clients: the bin hands in spec-diff's verdict (server/ imports no spec-diff/).
   const compare = await cli.specVerdict?.();
-  const watched = watchApp(config, logger, initial, (line) => process.stderr.write(`client-records-mock: ${line}\n`), { compare });
+  const watched = watchApp(config, logger, initial, (line) => process.stderr.write(`client-records-mock: ${line}\n`), { compare, control });
   return { app: watched.app, clients: initial.clients };
 }
 
 async function runPrimary(config: Readonly<Config>): Promise<void> {
   // Workers share the listening port through node:cluster; each builds the same data from the same seed.
+  // The primary relays the control room's switches and reads between them (server/control/relay.ts).
+  if (config.control) relayInPrimary();
+  // Each worker's tally, handed over as it stops (a Ctrl-C reaches the workers too, so they cannot be asked after).
+  const coverageAtExit: CoverageReport[] = [];
   const readyWorkers = new Set<number>();
   let startupErrorShown = false;
   for (let i = 0; i < config.workers; i++) {
     const worker = cluster.fork();
-    worker.on('message', (message: { ready?: number; clients?: number; startupError?: string }) => {
+    worker.on('message', (message: { ready?: number; clients?: number; startupError?: string; coverageAtExit?: CoverageReport }) => {
+      if (message.coverageAtExit) coverageAtExit.push(message.coverageAtExit);
       // Every worker meets the same bad file or busy port: the first one's line is the one printed.
       if (message.startupError !== undefined && !startupErrorShown) {
         startupErrorShown = true;
@@ -172,7 +207,10 @@ async function runPrimary(config: Readonly<Config>): Promise<void> {
       exitCode ||= code ?? 1;
       if (!stopping) shutdown();
     }
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
+    if (Object.keys(cluster.workers ?? {}).length === 0) {
+      if (coverageAtExit.length > 0) exitCode = reportCoverage(config, mergeReports(coverageAtExit), exitCode);
+      process.exit(exitCode);
+    }
   });
   function shutdown(): void {
     stopping = true;

@@ -10,9 +10,10 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { SPEC_PATH, type OpenApiDocument, type SpecSource } from '../../contract/spec';
-import { createApp, warmUp, type App } from '../pipeline/app';
+import { warmUp, type App } from '../pipeline/app';
 import type { Config } from './config';
-import { buildStore, specOf } from '../mock';
+import type { Control } from '../control/control';
+import { appFor, buildStore, specOf } from '../mock';
 
 /** How often the files are stat'ed. Polling, not fs.watch: editors save by rename, which fs.watch loses track of. */
 const POLL_MS = 250;
@@ -31,10 +32,10 @@ export function watchedFiles(config: Readonly<Config>): string[] {
  * message: unreadable or unparsable spec, a spec the validator cannot use
  * (Ping does not answer 200), a data file that fails validation.
  */
-export async function loadApp(config: Readonly<Config>, logger: Logger): Promise<LoadedApp> {
+export async function loadApp(config: Readonly<Config>, logger: Logger, control?: Control): Promise<LoadedApp> {
   const spec = specOf(config);
   const store = buildStore(config, spec);
-  const app = createApp(config, store, logger, spec);
+  const app = appFor(config, store, logger, spec, control);
   const status = await warmUp(app);
   if (status !== 200) throw new Error(`the validator cannot use ${spec.path} (Ping answered ${status}; the error is logged above)`);
   return { app, clients: store.size, spec };
@@ -73,7 +74,7 @@ export function watchApp(
   logger: Logger,
   initial: LoadedApp,
   report: (line: string) => void,
-  options: { compare?: SpecComparer } = {},
+  options: { compare?: SpecComparer; control?: Control } = {},
 ): WatchedApp {
   let current = initial.app;
   // The last version that loaded completely: each reload's verdict is against it, not against a broken save.
@@ -96,7 +97,7 @@ export function watchApp(
 
   const reload = async (): Promise<void> => {
     try {
-      const loaded = await loadApp(config, logger);
+      const loaded = await loadApp(config, logger, options.control);
       current = loaded.app;
       void startWork();
       report(`reloaded ${files.map((file) => path.basename(file)).join(' and ')}`);
@@ -110,6 +111,8 @@ export function watchApp(
         }
       }
     } catch (error) {
+      // The control room's scenario table follows the spec being served, not the one that failed.
+      options.control?.useSpec(lastGood);
       report(`reload failed, still serving the last good version: ${oneLine(error)}`);
     }
   };

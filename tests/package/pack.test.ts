@@ -54,7 +54,18 @@ const runBin = (args: string[]) => run(process.execPath, [bin(), ...args], { cwd
 
 describe('the tarball', () => {
   test('holds what runs (dist, openapi.yaml, README, LICENSE), and no tests, bench, scripts, tools, CI or data files', () => {
-    expect(files).toEqual(expect.arrayContaining(['dist/cli/main.js', 'dist/server/index.d.ts', 'openapi.yaml', 'README.md', 'LICENSE']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'dist/cli/main.js',
+        'dist/server/index.d.ts',
+        'openapi.yaml',
+        'README.md',
+        'LICENSE',
+        'control.openapi.yaml',
+        'dist/server/playwright.js',
+        'dist/mcp/server.js',
+      ]),
+    );
     const stray = files.filter((file) =>
       /^(tests|bench|scripts|tools|\.ci|deploy|dist\/(tests|bench|scripts|tools))\/|\.tsbuildinfo$|clients.*\.json$/.test(file),
     );
@@ -115,6 +126,23 @@ describe('installed in an empty project', () => {
     const { stdout } = await runBin(['contract', '--help']);
 
     expect(stdout).toMatch(/^Usage: client-records-mock contract \[--base-url URL\]/);
+  }, 60_000);
+
+  test('client-records-mock serve --port 0 → its control API reads control.openapi.yaml from the package', async () => {
+    const server = await spawnServerAt(bin(), ['serve', '--clients', '20']);
+    try {
+      const table = (await (await fetch(`${server.baseUrl}/__control/scenarios`)).json()) as { scenarios: { name: string }[] };
+
+      expect(table.scenarios.map((row) => row.name)).toContain('down');
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  test('client-records-mock mcp --help → its usage, exit 0', async () => {
+    const { stdout } = await runBin(['mcp', '--help']);
+
+    expect(stdout).toMatch(/^Usage: client-records-mock mcp \[--mock-url URL\]/);
   }, 60_000);
 
   test('client-records-mock seed --clients 2 --out - → a data file of two clients on standard output', async () => {

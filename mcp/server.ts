@@ -1,0 +1,302 @@
+// `client-records-mock mcp`: the mock's controls as MCP tools over stdio (the
+// official TypeScript SDK), for coding agents. Each tool is one or two calls
+// of the control API (control.openapi.yaml) through ControlClient, so an agent
+// steers exactly what a test runner steers: scenarios for the server or a
+// session, the journal, coverage; plus looking clients up through the API
+// itself and running the contract suite against a URL. It controls the mock
+// named by --mock-url, or starts one in this process (port 0) and controls
+// that. Standard output carries the protocol only: nothing else is printed
+// there (the in-process mock logs nothing, the contract suite runs as a child
+// process whose output is captured).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+import { ControlClient } from '../server/control/client';
+
+export const MCP_USAGE = `Usage: client-records-mock mcp [--mock-url URL] [--api-key KEY] [--seed N] [--clients N] [--spec FILE] [--data FILE]
+
+Serves the mock's controls as MCP tools over standard input and output.
+  --mock-url URL   control the mock running there; without it, a mock is started in this process
+  --api-key KEY    the X-Api-Key the lookup tools send (default dev-key)
+  --seed, --clients, --spec, --data   settings of the mock started in this process`;
+
+/** Exit code of a bad argument (one line on standard error). */
+const EXIT_USAGE = 2;
+/** How long the contract suite may run from a tool call. */
+const CONTRACT_TIMEOUT_MS = 10 * 60_000;
+/** Client rows a lookup returns at most: an agent's context is not a data export. */
+const MAX_ROWS = 25;
+
+interface McpOptions {
+  mockUrl: string | undefined;
+  apiKey: string;
+  mock: Record<string, string>;
+}
+
+function readOptions(argv: readonly string[]): McpOptions | 'help' {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      'mock-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      seed: { type: 'string' },
+      clients: { type: 'string' },
+      spec: { type: 'string' },
+      data: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return 'help';
+  const mockUrl = values['mock-url'];
+  if (mockUrl !== undefined && !/^https?:\/\/[^\s/]+/.test(mockUrl))
+    throw new Error(`--mock-url must be an http(s) URL such as http://127.0.0.1:4000`);
+  const mock: Record<string, string> = {};
+  if (values.seed !== undefined) mock.seed = values.seed;
+  if (values.clients !== undefined) mock.clients = values.clients;
+  if (values.spec !== undefined) mock.specFile = values.spec;
+  if (values.data !== undefined) mock.dataFile = values.data;
+  if (mockUrl !== undefined && Object.keys(mock).length > 0)
+    throw new Error('--mock-url controls a running mock: its settings are its own (drop --seed, --clients, --spec, --data)');
+  return { mockUrl, apiKey: values['api-key'] ?? 'dev-key', mock };
+}
+
+/** A tool's answer: its value as indented JSON text. */
+function json(value: unknown) {
+  return { content: [{ type: 'text' as const, text: JSON.stringify(value, null, 2) }] };
+}
+
+/** A tool that failed: the reason in one line, marked as an error for the agent. */
+function failure(error: unknown) {
+  return { content: [{ type: 'text' as const, text: (error as Error).message }], isError: true };
+}
+
+async function guarded<T>(work: () => Promise<T>) {
+  try {
+    return json(await work());
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+/** The contract suite of this package against `baseUrl`, as a child process (its output must not reach our stdout). */
+function runContract(baseUrl: string, apiKey: string | undefined): Promise<{ exitCode: number | null; meaning: string; summary: string }> {
+  const bin = path.join(__dirname, '..', 'cli', 'main.js');
+  const args = [bin, 'contract', '--base-url', baseUrl, ...(apiKey ? ['--api-key', apiKey] : [])];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString('utf8')).slice(-20_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const timer = setTimeout(() => child.kill('SIGTERM'), CONTRACT_TIMEOUT_MS);
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      const meaning =
+        {
+          0: 'every enforced check passed',
+          1: 'the deployment broke the contract',
+          2: 'bad usage or unreachable target',
+          3: 'the suite itself failed',
+        }[exitCode ?? -1] ?? 'stopped';
+      // The summary is the end of the run's output: the causes and the closing line.
+      resolve({ exitCode, meaning, summary: output.split('\n').slice(-60).join('\n').trim() });
+    });
+  });
+}
+
+/** The tools, on a server controlling the mock at `mockUrl`. */
+export function createMcpServer(mockUrl: string, apiKey: string, version: string): McpServer {
+  const control = new ControlClient(mockUrl);
+  const server = new McpServer({ name: 'client-records-mock', version });
+  const session = z
+    .string()
+    .regex(/^[A-Za-z0-9_.:@-]{1,128}$/)
+    .optional()
+    .describe('A session name (X-Mock-Session); omit for the whole server');
+  const scenarioParameters = {
+    min: z.number().int().min(0).max(60_000).optional().describe('slow: the shortest delay in ms'),
+    max: z.number().int().min(0).max(60_000).optional().describe('slow: the longest delay in ms'),
+    rate: z.number().min(0).max(1).optional().describe('flaky: probability that a Client request fails'),
+    seed: z.number().int().min(0).max(4_294_967_295).optional().describe('flaky: the seed of the failure sequence'),
+  };
+
+  server.registerTool(
+    'list_scenarios',
+    {
+      title: 'List scenarios',
+      description: 'Every scenario the mock knows (derived from its openapi.yaml), with what each changes, and the server scenario now.',
+    },
+    () => guarded(() => control.scenarios()),
+  );
+  server.registerTool(
+    'switch_scenario',
+    {
+      title: 'Switch scenario',
+      description:
+        'Switch the whole mock, or one session, to a scenario (normal, down, slow, flaky, unauthorised, or a named example such as empty). The answer says which headers a client sends to be in that session.',
+      inputSchema: { scenario: z.string().min(1).max(64).describe('A scenario name from list_scenarios'), session, ...scenarioParameters },
+    },
+    ({ scenario, session: name, ...parameters }) =>
+      guarded(() => {
+        const request = { scenario, ...Object.fromEntries(Object.entries(parameters).filter(([, value]) => value !== undefined)) };
+        return name === undefined ? control.setServerScenario(request) : control.setSessionScenario(name, request);
+      }),
+  );
+  server.registerTool(
+    'reset_scenarios',
+    {
+      title: 'Reset scenarios',
+      description: 'Back to normal: one session (it follows the server again), or with no session the server scenario and every session.',
+      inputSchema: { session },
+    },
+    ({ session: name }) =>
+      guarded(async () => {
+        if (name !== undefined) {
+          await control.resetSession(name);
+          return control.session(name);
+        }
+        await control.resetSessions();
+        return control.resetServerScenario();
+      }),
+  );
+  server.registerTool(
+    'read_journal',
+    {
+      title: 'Read the journal',
+      description:
+        'The requests the mock answered (oldest first), filtered by operation, status, session, scenario and time: method, path, query, status, Code, duration, scenario, session.',
+      inputSchema: {
+        operation: z.string().max(64).optional().describe('An operationId, e.g. getClientsExtended, or none'),
+        status: z.number().int().min(100).max(599).optional(),
+        session,
+        scenario: z.string().max(64).optional(),
+        since: z.string().max(32).optional().describe('ISO 8601 date-time, inclusive'),
+        until: z.string().max(32).optional().describe('ISO 8601 date-time, exclusive'),
+        limit: z.number().int().min(1).max(1000).optional().describe('At most this many entries (default 100)'),
+      },
+    },
+    (filter) => guarded(() => control.journal(filter)),
+  );
+  server.registerTool(
+    'clear_journal',
+    { title: 'Clear the journal', description: "Remove every journal entry, or one session's.", inputSchema: { session } },
+    ({ session: name }) =>
+      guarded(async () => {
+        await control.clearJournal(name);
+        return { cleared: name ?? 'all' };
+      }),
+  );
+  server.registerTool(
+    'read_coverage',
+    {
+      title: 'Read coverage',
+      description:
+        'What the traffic so far exercised of openapi.yaml: per operation the documented statuses reached, parameters sent and scenarios served (format client-records-coverage/1, side consumer).',
+    },
+    () => guarded(() => control.coverage()),
+  );
+  server.registerTool(
+    'find_clients',
+    {
+      title: 'Find clients',
+      description: `Look clients up through the API (GET /api/v1/Client/Extended): by a text filter, active, idStaff, idLocation; at most ${MAX_ROWS} rows. Answers in the scenario of the session given, if any.`,
+      inputSchema: {
+        filter: z.string().max(200).optional().describe('Case- and accent-insensitive text over name, personal id, e-mail and phone'),
+        active: z.boolean().optional(),
+        idStaff: z.string().uuid().optional(),
+        idLocation: z.string().uuid().optional(),
+        page: z.number().int().min(1).optional(),
+        pageSize: z.number().int().min(1).max(MAX_ROWS).optional(),
+        session,
+      },
+    },
+    ({ session: name, ...query }) =>
+      guarded(async () => {
+        const search = new URLSearchParams();
+        for (const [key, value] of Object.entries({ ...query, pageSize: query.pageSize ?? 10 }))
+          if (value !== undefined) search.set(key, String(value));
+        const response = await fetch(new URL(`/api/v1/Client/Extended?${search}`, mockUrl), {
+          headers: { 'X-Api-Key': apiKey, ...(name ? { 'X-Mock-Session': name } : {}) },
+        });
+        const body = (await response.json()) as unknown;
+        return { status: response.status, total: response.headers.get('x-total-count'), body };
+      }),
+  );
+  server.registerTool(
+    'get_client',
+    {
+      title: 'Get a client',
+      description: 'One client in full (GET /api/v1/Client/Detail/{idClient}).',
+      inputSchema: { idClient: z.string().uuid(), session },
+    },
+    ({ idClient, session: name }) =>
+      guarded(async () => {
+        const response = await fetch(new URL(`/api/v1/Client/Detail/${idClient}`, mockUrl), {
+          headers: { 'X-Api-Key': apiKey, ...(name ? { 'X-Mock-Session': name } : {}) },
+        });
+        return { status: response.status, body: (await response.json()) as unknown };
+      }),
+  );
+  server.registerTool(
+    'run_contract_suite',
+    {
+      title: 'Run the contract suite',
+      description:
+        'Check a deployment of the API (ours, staging, the real backend) against openapi.yaml with this package’s contract suite. Returns the exit code, its meaning and the summary (causes first).',
+      inputSchema: {
+        baseUrl: z.string().url().describe('The deployment to check, e.g. https://staging.example.org'),
+        apiKey: z.string().min(1).max(256).optional().describe('Its X-Api-Key (default: the suite’s own default)'),
+      },
+    },
+    ({ baseUrl, apiKey: key }) => guarded(() => runContract(baseUrl, key)),
+  );
+  return server;
+}
+
+/** Runs the MCP server until its standard input closes. */
+export async function runMcp(argv: readonly string[], version: string): Promise<number | void> {
+  let options: McpOptions | 'help';
+  try {
+    options = readOptions(argv);
+  } catch (error) {
+    process.stderr.write(`client-records-mock mcp: ${(error as Error).message.split('\n')[0]} (see mcp --help)\n`);
+    return EXIT_USAGE;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${MCP_USAGE}\n`);
+    return 0;
+  }
+  let mockUrl = options.mockUrl;
+  let stopMock: (() => Promise<void>) | undefined;
+  if (mockUrl === undefined) {
+    const { startServer, ConfigError } = await import('../server/index');
+    try {
+      const running = await startServer({ ...options.mock, logLevel: 'silent', port: 0 });
+      mockUrl = running.url;
+      stopMock = running.close;
+    } catch (error) {
+      const message = error instanceof ConfigError ? error.message : (error as Error).message.split('\n')[0];
+      process.stderr.write(`client-records-mock mcp: ${message}\n`);
+      return EXIT_USAGE;
+    }
+  }
+  const server = createMcpServer(mockUrl, options.apiKey, version);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+    process.stdin.once('end', resolve);
+  });
+  await server.connect(transport);
+  process.stderr.write(`client-records-mock mcp: controlling ${mockUrl}\n`);
+  await closed;
+  await server.close().catch(() => undefined);
+  await stopMock?.();
+  return 0;
+}

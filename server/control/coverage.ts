@@ -1,0 +1,251 @@
+// Coverage from the consumer's side (control.openapi.yaml, "Coverage"): which
+// operations, documented statuses, documented parameters and scenarios the
+// traffic a frontend's tests sent actually exercised, against what the served
+// openapi.yaml documents. The tally and the report are the contract's shared
+// ones (contract/coverage-report.ts: one format, one JSON Schema, one merge,
+// the same JSON / JUnit / HTML writers as the contract suite's provider side),
+// so a team merges the two reports and sees what neither side ever tried.
+// Thresholds (--coverage-min operations=100,statuses=80) are checked here.
+import fs from 'node:fs';
+import path from 'node:path';
+import { readOperations } from '../../contract/operations';
+import {
+  coverageOf,
+  CoverageTally,
+  coverageToHtml,
+  coverageToJson,
+  coverageToJunit,
+  type CoverageReport,
+} from '../../contract/coverage-report';
+import type { OpenApiDocument } from '../../contract/spec';
+import type { ScenarioDefinition } from './scenarios';
+
+/** The figures a threshold may hold, as percentages. */
+export const COVERAGE_METRICS = ['operations', 'statuses', 'parameters', 'scenarios'] as const;
+export type CoverageMetric = (typeof COVERAGE_METRICS)[number];
+export type CoverageMin = Partial<Record<CoverageMetric, number>>;
+
+/** `operations=100,statuses=80` → {operations: 100, statuses: 80}; throws an Error with a one-line reason. */
+export function parseCoverageMin(raw: string): CoverageMin {
+  const min: CoverageMin = {};
+  const text = raw.trim();
+  if (text === '') return min;
+  for (const part of text.split(',')) {
+    const match = /^\s*([a-z]+)\s*=\s*(\d{1,3}(?:\.\d+)?)\s*%?\s*$/.exec(part);
+    const metric = match?.[1] as CoverageMetric | undefined;
+    if (!match || !metric || !(COVERAGE_METRICS as readonly string[]).includes(metric) || Number(match[2]) > 100) {
+      throw new Error(
+        `must be comma-separated name=percent pairs with names from ${COVERAGE_METRICS.join(', ')} and percents 0 to 100, e.g. operations=100,statuses=80`,
+      );
+    }
+    if (min[metric] !== undefined) throw new Error(`names ${metric} twice`);
+    min[metric] = Number(match[2]);
+  }
+  return min;
+}
+
+/** A report's figures as percentages (a figure with nothing documented is 100). */
+export function coverageFigures(report: CoverageReport): Record<CoverageMetric, { part: number; whole: number; percent: number }> {
+  const figure = (part: number, whole: number) => ({ part, whole, percent: whole === 0 ? 100 : (100 * part) / whole });
+  const t = report.totals;
+  let scenarios = 0;
+  let exercised = 0;
+  for (const operation of report.operations) {
+    scenarios += operation.scenarios?.documented.length ?? 0;
+    exercised += (operation.scenarios?.documented.length ?? 0) - (operation.scenarios?.notExercised.length ?? 0);
+  }
+  return {
+    operations: figure(t.operationsReached, t.operations),
+    statuses: figure(t.statusesReached, t.statuses),
+    parameters: figure(t.parametersExercised, t.parameters),
+    scenarios: figure(exercised, scenarios),
+  };
+}
+
+/** One line per figure below its minimum, e.g. `statuses 45% (9 of 20) < 80%`; empty when every minimum is met. */
+export function coverageShortfalls(report: CoverageReport, min: CoverageMin): string[] {
+  const figures = coverageFigures(report);
+  return COVERAGE_METRICS.filter((metric) => min[metric] !== undefined && figures[metric].percent < min[metric]!).map((metric) => {
+    const { part, whole, percent } = figures[metric];
+    return `${metric} ${Math.floor(percent)}% (${part} of ${whole}) < ${min[metric]}%`;
+  });
+}
+
+/** One line with every figure, for the exit line. */
+export function coverageSummary(report: CoverageReport): string {
+  const figures = coverageFigures(report);
+  return COVERAGE_METRICS.map((metric) => `${metric} ${figures[metric].part}/${figures[metric].whole}`).join(', ');
+}
+
+interface OperationParameters {
+  query: ReadonlySet<string>;
+  path: readonly string[];
+  /** Documented header parameters: their name as documented and in lower case. */
+  header: readonly (readonly [string, string])[];
+}
+
+interface ParameterObject {
+  name?: string;
+  in?: string;
+  $ref?: string;
+}
+
+/** The served spec's parameters per operation, by where they travel. */
+function parametersByOperation(spec: OpenApiDocument): Map<string, OperationParameters> {
+  const shared = (spec.components.parameters ?? {}) as Record<string, ParameterObject>;
+  const byOperation = new Map<string, OperationParameters>();
+  for (const item of Object.values(spec.paths)) {
+    const get = item.get as { operationId?: string; parameters?: ParameterObject[] } | undefined;
+    if (!get?.operationId) continue;
+    const all = [...((item.parameters as ParameterObject[] | undefined) ?? []), ...(get.parameters ?? [])].map((p) =>
+      p.$ref ? (shared[p.$ref.replace('#/components/parameters/', '')] ?? {}) : p,
+    );
+    byOperation.set(get.operationId, {
+      query: new Set(all.filter((p) => p.in === 'query').map((p) => p.name!)),
+      path: all.filter((p) => p.in === 'path').map((p) => p.name!),
+      header: all.filter((p) => p.in === 'header').map((p) => [p.name!, p.name!.toLowerCase()] as const),
+    });
+  }
+  return byOperation;
+}
+
+/** The names of a raw query string's parameters (`a=1&b&a=2` → a, b); undecodable names are kept as sent. */
+export function queryNames(query: string): string[] {
+  if (query === '') return [];
+  const names: string[] = [];
+  for (const pair of query.split('&')) {
+    const equals = pair.indexOf('=');
+    const raw = (equals < 0 ? pair : pair.slice(0, equals)).replace(/\+/g, ' ');
+    if (raw === '') continue;
+    let name = raw;
+    try {
+      name = decodeURIComponent(raw);
+    } catch {
+      // Kept as sent: it is no documented name anyway.
+    }
+    if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+const NO_NAMES: string[] = [];
+/** Distinct (operation, query) pairs whose parameter names are kept found. */
+const NAMES_KEPT = 1_000;
+
+/** What the traffic exercised, counted per request; reported against the spec it was served with. */
+export class ConsumerCoverage {
+  private tally = new CoverageTally();
+  private parameters: Map<string, OperationParameters>;
+  private readonly namesOf = new Map<string, string[]>();
+
+  constructor(
+    private spec: OpenApiDocument,
+    private scenarios: readonly ScenarioDefinition[],
+    private readonly source: string,
+    private readonly run: Record<string, string | number | boolean>,
+  ) {
+    this.parameters = parametersByOperation(spec);
+  }
+
+  /** A --watch reload serves another document: the report is made against it from now on (the counts stay). */
+  useSpec(spec: OpenApiDocument, scenarios: readonly ScenarioDefinition[]): void {
+    this.spec = spec;
+    this.scenarios = scenarios;
+    this.parameters = parametersByOperation(spec);
+    this.namesOf.clear();
+  }
+
+  /** One exchange: its operation (undefined: none), status, raw query, request headers, and scenario. */
+  record(
+    operationId: string | undefined,
+    status: number,
+    query: string,
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+    scenario: string,
+  ): void {
+    const documented = operationId === undefined ? undefined : this.parameters.get(operationId);
+    let names: string[] = NO_NAMES;
+    if (documented) {
+      // The same URLs come again and again (a page polled, a test re-run): their parameters are found once.
+      const key = `${operationId}\u0000${query}`;
+      let fromUrl = this.namesOf.get(key);
+      if (!fromUrl) {
+        fromUrl = [...queryNames(query).filter((name) => documented.query.has(name)), ...documented.path];
+        if (this.namesOf.size >= NAMES_KEPT) this.namesOf.clear();
+        this.namesOf.set(key, fromUrl);
+      }
+      names = fromUrl;
+      for (const [name, lower] of documented.header) {
+        if (headers[lower] !== undefined) {
+          names = [...names, name];
+        }
+      }
+    }
+    this.tally.record(operationId, status, names, scenario);
+  }
+
+  reset(): void {
+    this.tally = new CoverageTally();
+  }
+
+  report(generatedAt?: string): CoverageReport {
+    const report = this.tally.report(this.spec, {
+      side: 'consumer',
+      source: this.source,
+      ...(generatedAt ? { generatedAt } : {}),
+      scenarios: this.scenarios.map((row) => row.name),
+      run: this.run,
+    });
+    return withOperationScenarios(report, this.spec, this.scenarios);
+  }
+}
+
+/**
+ * Scenarios per operation: an operation documents `normal` and the scenarios
+ * that change its answers (a list example scenario is not Detail's; no
+ * scenario changes Ping), so its figure is not diluted by states it has none of.
+ */
+function withOperationScenarios(report: CoverageReport, spec: OpenApiDocument, scenarios: readonly ScenarioDefinition[]): CoverageReport {
+  const templates = new Map(readOperations(spec).map((operation) => [operation.operationId as string, operation]));
+  return {
+    ...report,
+    operations: report.operations.map((operation) => {
+      if (!templates.has(operation.operationId) || !operation.scenarios) return operation;
+      const documented = scenarios
+        .filter((row) => row.kind === 'normal' || row.operations.includes(operation.operationId))
+        .map((row) => row.name);
+      const seen = coverageOf(documented, operation.scenarios.exercised);
+      return { ...operation, scenarios: { documented: seen.documented, exercised: seen.seen, notExercised: seen.missing } };
+    }),
+  };
+}
+
+/** The files --coverage-out FILE writes: FILE.json (a trailing .json is not doubled), FILE.junit.xml and FILE.html. */
+export function coverageFiles(out: string): { json: string; junit: string; html: string } {
+  const base = out.replace(/\.json$/i, '');
+  return { json: `${base}.json`, junit: `${base}.junit.xml`, html: `${base}.html` };
+}
+
+/**
+ * At a clean stop: writes the report (when `out` is given) and says whether
+ * every minimum is met. Returns the lines to print (the figures, the files,
+ * one line per figure below its minimum) and whether the exit code turns to 1.
+ */
+export function finishCoverage(report: CoverageReport, out: string | undefined, min: CoverageMin): { lines: string[]; belowMin: boolean } {
+  const lines = [`coverage: ${coverageSummary(report)}`];
+  if (out !== undefined) {
+    const files = coverageFiles(out);
+    try {
+      fs.mkdirSync(path.dirname(path.resolve(files.json)), { recursive: true });
+      fs.writeFileSync(files.json, coverageToJson(report));
+      fs.writeFileSync(files.junit, coverageToJunit(report));
+      fs.writeFileSync(files.html, coverageToHtml(report));
+      lines[0] += `; written to ${files.json}, ${files.junit}, ${files.html}`;
+    } catch (error) {
+      lines.push(`cannot write the coverage report to ${out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  }
+  const shortfalls = coverageShortfalls(report, min);
+  for (const shortfall of shortfalls) lines.push(`coverage below --coverage-min: ${shortfall}`);
+  return { lines, belowMin: shortfalls.length > 0 };
+}
