@@ -84,7 +84,11 @@ describe('judgeResponse against our server', () => {
   });
   afterAll(() => server.stop());
 
-  async function exchange(path: string, headers: Record<string, string> = KEY, method = 'GET'): Promise<JudgedExchange & { url: string }> {
+  async function exchange(
+    path: string,
+    headers: Record<string, string> = KEY,
+    method = 'GET',
+  ): Promise<JudgedExchange & { headers: Headers; url: string }> {
     const url = server.baseUrl + path;
     const response = await fetch(url, { method, headers });
     return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()), url };
