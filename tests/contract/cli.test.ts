@@ -253,14 +253,7 @@ describe('client-records-mock contract: exit 3, the suite itself failed', () => 
     }
     const text = lines.join('');
 
-    console.log(
-      `exit 3 ← ${
-        text
-          .trim()
-          .split('\n')
-          .filter((line) => line.startsWith('contract:') || line.startsWith('SUITE ERROR'))[0]
-      }`,
-    );
+    console.log(`exit 3 ← ${text.split('\n').find((line) => line.startsWith('contract:'))}`);
     expect(code).toBe(3);
     expect(text).toContain("SUITE ERRORS: 1 (not the deployment's fault)");
     expect(text).toMatch(/ {2}! a check with a bug: reads a property of undefined: Cannot read properties of undefined/);
