@@ -856,6 +856,8 @@ function content(j: Judging, response: SpecResponse): Body {
     return { parsed: false, invalid: [] };
   }
   if (!/^application\/(.+\+)?json$/i.test(key)) return { parsed: false, invalid: [] };
+  // The answer to HEAD carries the headers of the answer to GET and no body (RFC 9110 §9.3.2).
+  if (j.judged.request.method.toUpperCase() === 'HEAD') return { parsed: false, invalid: [] };
   j.apply('response.json');
   const text = checkJsonText(j.exchange.bytes, contentType);
   for (const problem of text.problems) j.add('response.json', problem.kind, 'an RFC 8259 JSON text in UTF-8', problem.message);
