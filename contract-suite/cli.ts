@@ -185,6 +185,17 @@ async function probeTarget(target: Target, contract: SpecContract): Promise<void
     );
 }
 
+/**
+ * Our own mock, in-process, serving `spec` when given: what `npm run contract`
+ * checks without --base-url. (The package's bin, cli/main.ts in the rooms of
+ * issue 27, passes its own starter instead, so this module need not reach the server.)
+ */
+async function startOwnMock(spec?: string): Promise<StartedTarget> {
+  const { startServer } = await import('../server/mock');
+  const running = await startServer({ host: '127.0.0.1', port: 0, ...(spec ? { specFile: spec } : {}) });
+  return { baseUrl: running.url, description: `our mock in-process at ${running.url}`, close: running.close };
+}
+
 export interface RunResult {
   name: string;
   operation: string;
@@ -457,8 +468,24 @@ export function summaryOf(
   return lines;
 }
 
-/** The runner: resolves to the exit code (0 pass, 1 violations, 2 usage or target error, 3 suite error). `groups` adds check groups (tests, derived checks). */
-export async function runContractCli(argv: readonly string[], extra: { groups?: readonly CheckGroup[] } = {}): Promise<number> {
+/** A deployment started for a run that names none (the package's CLI passes our own mock, in-process, serving `spec` when given). */
+export interface StartedTarget {
+  baseUrl: string;
+  description: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The runner: resolves to the exit code (0 pass, 1 violations, 2 usage or
+ * target error, 3 suite error). Without --base-url it checks what
+ * `startDefaultTarget` starts. `extra.groups` replaces the check groups (a
+ * test's, the derived checks added).
+ */
+export async function runContractCli(
+  argv: readonly string[],
+  startDefaultTarget?: (spec?: string) => Promise<StartedTarget>,
+  extra: { groups?: readonly CheckGroup[] } = {},
+): Promise<number> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   let close: (() => Promise<void>) | undefined;
   try {
@@ -481,12 +508,11 @@ export async function runContractCli(argv: readonly string[], extra: { groups?: 
       baseUrl = parseBaseUrl(options.baseUrl);
       description = baseUrl;
     } else {
-      // Our own mock, in-process: only loaded when no deployment is named. It serves the document the run judges against.
-      const { startServer } = await import('../server/mock');
-      const running = await startServer({ host: '127.0.0.1', port: 0, ...(options.spec ? { specFile: options.spec } : {}) });
-      close = running.close;
-      baseUrl = running.url;
-      description = `our mock in-process at ${baseUrl}`;
+      const start = startDefaultTarget ?? startOwnMock;
+      const started = await start(options.spec);
+      close = started.close;
+      baseUrl = started.baseUrl;
+      description = started.description;
     }
     const target: Target = { baseUrl, apiKey: options.apiKey, maxRate: options.maxRate };
     await probeTarget(target, contract);

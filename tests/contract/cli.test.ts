@@ -238,15 +238,19 @@ describe('client-records-mock contract: exit 3, the suite itself failed', () => 
     const err = jest.spyOn(process.stderr, 'write').mockImplementation(write);
     let code: number;
     try {
-      code = await runContractCli(['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '5', '--origin', 'https://a.example'], {
-        groups: [
-          (check) =>
-            check('ping', 'a check with a bug: reads a property of undefined', async (context) => {
-              const exchange = await context.get('/api/v1/Diagnostics/Ping', 'none');
-              void (exchange.json as { missing: { deeper: string } }).missing.deeper;
-            }),
-        ],
-      });
+      code = await runContractCli(
+        ['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '5', '--origin', 'https://a.example'],
+        undefined,
+        {
+          groups: [
+            (check) =>
+              check('ping', 'a check with a bug: reads a property of undefined', async (context) => {
+                const exchange = await context.get('/api/v1/Diagnostics/Ping', 'none');
+                void (exchange.json as { missing: { deeper: string } }).missing.deeper;
+              }),
+          ],
+        },
+      );
     } finally {
       out.mockRestore();
       err.mockRestore();
