@@ -338,16 +338,30 @@ export async function runSuite(
     else log(`  ✗ ${check.name}\n      ${(error?.message ?? '').split('\n').join('\n      ')}`);
   }
   const started = performance.now();
-  const property = await runProperties(context, options.seed, options.runs);
+  let property: PropertyOutcome;
+  try {
+    property = await runProperties(context, options.seed, options.runs);
+  } catch (thrown) {
+    // runProperties reports what it meets; anything that still escapes is a bug of the suite, never the deployment's fault.
+    property = {
+      seed: options.seed,
+      runs: 0,
+      requests: 0,
+      valid: 0,
+      invalid: 0,
+      statuses: [],
+      suiteBug: `the property run threw ${String(thrown)}`,
+    };
+  }
   const name = `property run: ${options.runs} generated requests (seed ${options.seed}) → the judge's statuses, schemas, headers and list rules for valid and invalid input`;
-  const propertyOutcome: Outcome = property.suiteBug ? 'error' : property.failure ? 'fail' : 'pass';
+  const propertyOutcome: Outcome = property.unreachable ? 'unreachable' : property.suiteBug ? 'error' : property.failure ? 'fail' : 'pass';
   results.push({
     name,
     operation: 'generated',
     passed: propertyOutcome === 'pass',
     outcome: propertyOutcome,
     ms: performance.now() - started,
-    error: property.suiteBug ?? property.failure,
+    error: property.unreachable ?? property.suiteBug ?? property.failure,
     violations: property.violations ?? [],
     curl: /reproduce: (.*)/.exec(property.failure ?? '')?.[1],
   });

@@ -159,6 +159,29 @@ describe('client-records-mock contract: exit 1, the deployment broke the contrac
     expect(lastLine(stdout)).toMatch(/^FAIL: .*; 1 distinct cause of failure$/);
   }, 120_000);
 
+  test('lists that break an in-record rule everywhere (a wrong Luhn digit) → exit 1: the discovery behind the property run fails as a violation, not as a suite error', async () => {
+    proxy = await startMutantProxy(
+      server.baseUrl,
+      MUTANTS.find((m) => m.name.startsWith('PersonalId with a wrong Luhn check digit')),
+    );
+
+    const { status, stdout, stderr } = await runCli([
+      '--base-url',
+      proxy.baseUrl,
+      '--api-key',
+      API_KEY,
+      '--runs',
+      '5',
+      '--origin',
+      'https://a.example',
+    ]);
+
+    expect(stderr).toBe('');
+    expect(status).toBe(1);
+    expect(stdout).toContain('the property run could not start');
+    expect(stdout).toMatch(/record\.luhn/);
+  }, 120_000);
+
   test('a broken Ping, which the first probes see → exit 1 (a contract violation), never 2', async () => {
     proxy = await startMutantProxy(
       server.baseUrl,
