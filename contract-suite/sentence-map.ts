@@ -25,10 +25,6 @@ const DEFAULT_DATA =
 const EXAMPLE_TITLE =
   'The title of a named example the mock serves for `Prefer: example=…`, which a real deployment ignores. The example itself keeps the schema, record and error-table rules (tests/spec/examples-keep-rules.test.ts).';
 
-/** How the mock reads Prefer. */
-const MOCK_ONLY =
-  'How our mock reads the Prefer mock control, which a real deployment ignores; the suite accepts either answer (judge: the plain statuses stay allowed). tests/server/mock-controls.test.ts holds our mock to it.';
-
 /** Delays. */
 const TIMING =
   'Timing: the suite makes no timed assertions (a loaded CI machine would make them flaky), and a real deployment ignores Prefer.';
