@@ -185,17 +185,6 @@ async function probeTarget(target: Target, contract: SpecContract): Promise<void
     );
 }
 
-/**
- * Our own mock, in-process, serving `spec` when given: what `npm run contract`
- * checks without --base-url. (The package's bin, cli/main.ts in the rooms of
- * issue 27, passes its own starter instead, so this module need not reach the server.)
- */
-async function startOwnMock(spec?: string): Promise<StartedTarget> {
-  const { startServer } = await import('../server/mock');
-  const running = await startServer({ host: '127.0.0.1', port: 0, ...(spec ? { specFile: spec } : {}) });
-  return { baseUrl: running.url, description: `our mock in-process at ${running.url}`, close: running.close };
-}
-
 export interface RunResult {
   name: string;
   operation: string;
@@ -492,8 +481,9 @@ export interface StartedTarget {
 /**
  * The runner: resolves to the exit code (0 pass, 1 violations, 2 usage or
  * target error, 3 suite error). Without --base-url it checks what
- * `startDefaultTarget` starts. `extra.groups` replaces the check groups (a
- * test's, the derived checks added).
+ * `startDefaultTarget` starts, given the --spec file (the package's bin passes
+ * our own mock; the suite never imports the server itself). `extra.groups`
+ * replaces the check groups (a test's, the derived checks added).
  */
 export async function runContractCli(
   argv: readonly string[],
@@ -522,8 +512,9 @@ export async function runContractCli(
       baseUrl = parseBaseUrl(options.baseUrl);
       description = baseUrl;
     } else {
-      const start = startDefaultTarget ?? startOwnMock;
-      const started = await start(options.spec);
+      if (!startDefaultTarget)
+        throw new StartError('--base-url is required here (`client-records-mock contract` starts our mock without it)');
+      const started = await startDefaultTarget(options.spec);
       close = started.close;
       baseUrl = started.baseUrl;
       description = started.description;
