@@ -16,6 +16,12 @@ export interface SpecParameter {
   required: boolean;
   schema: Json;
   allowReserved: boolean;
+  allowEmptyValue: boolean;
+  description: string;
+  /** Its `example`, or the first of its `examples`, when it has one. */
+  example?: unknown;
+  /** JSON pointer of the parameter object (after its `$ref`). */
+  pointer: string;
 }
 
 export interface SpecOperation {
@@ -62,6 +68,22 @@ function headerValue(raw: string, schema: Json): unknown {
   return raw;
 }
 
+/**
+ * RFC 8259 §8.1 for JSON exchanged between systems: UTF-8, and no byte order
+ * mark at the start. Undefined when the bytes keep it (or were not kept).
+ */
+export function jsonEncodingProblem(bytes: Uint8Array | undefined): string | undefined {
+  if (!bytes) return undefined;
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return 'the JSON text starts with a byte order mark (RFC 8259 §8.1: MUST NOT)';
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return 'the JSON text is not UTF-8 (RFC 8259 §8.1)';
+  }
+  return undefined;
+}
+
 export class SpecContract {
   readonly spec: OpenApiDocument;
   readonly operations: readonly SpecOperation[];
@@ -73,6 +95,8 @@ export class SpecContract {
     // strict off: the document around the schemas is not itself a schema. int32 is checked, not ignored.
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, logger: false });
     addFormats(this.ajv);
+    // RFC 9562 §4: the uuid string is 8-4-4-4-12 hex digits, any version, either case; ajv-formats also takes a `urn:uuid:` URN.
+    this.ajv.addFormat('uuid', /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i);
     this.ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
     this.ajv.addSchema(structuredClone(spec), SPEC_ID);
     this.operations = this.readOperations();
@@ -123,6 +147,7 @@ export class SpecContract {
    * against that operation's responses (where its 405 is documented).
    */
   check(exchange: Exchange): string[] {
+    if (exchange.status === 0) return ['the connection closed without an answer'];
     const pathname = operationPathname(exchange);
     const found = this.findOperation(pathname);
     const where = found ? found.operation.operationId : `no operation (${pathname})`;
@@ -163,6 +188,11 @@ export class SpecContract {
   }
 
   private checkContent(exchange: Exchange, response: { node: Json; pointer: string }, label: string): string[] {
+    // RFC 9110 §9.3.2: the answer to HEAD has the headers of the GET answer and never content.
+    if (exchange.request.method === 'HEAD')
+      return exchange.unexpectedContent
+        ? [`${label}: ${exchange.unexpectedContent} bytes of content after the answer to HEAD (RFC 9110 §9.3.2)`]
+        : [];
     const content = response.node.content as Json | undefined;
     if (!content) return exchange.text === '' ? [] : [`${label}: the response documents no body but one was sent`];
     const contentType = exchange.headers.get('content-type');
@@ -171,6 +201,8 @@ export class SpecContract {
     const key = documented.find((candidate) => candidate.toLowerCase() === mediaType);
     if (!key) return [`${label}: content-type ${contentType ?? '(none)'} is not documented (${documented.join(', ')})`];
     if (!/^application\/(.+\+)?json$/.test(key)) return [];
+    const encoding = jsonEncodingProblem(exchange.bytes);
+    if (encoding) return [`${label}: ${encoding}`];
     let body: unknown;
     try {
       body = JSON.parse(exchange.text) as unknown;
@@ -188,13 +220,19 @@ export class SpecContract {
       const pointer = `#/paths/${escapePointer(template)}/get`;
       const get = item.get as Json;
       const parameters = ((get.parameters ?? []) as unknown[]).map((_, i) => {
-        const parameter = this.resolve(`${pointer}/parameters/${i}`).node;
+        const resolved = this.resolve(`${pointer}/parameters/${i}`);
+        const parameter = resolved.node;
+        const examples = Object.values((parameter.examples ?? {}) as Record<string, { value?: unknown }>);
         return {
           name: String(parameter.name),
           in: parameter.in as SpecParameter['in'],
           required: parameter.required === true,
           schema: (parameter.schema ?? {}) as Json,
           allowReserved: parameter.allowReserved === true,
+          allowEmptyValue: parameter.allowEmptyValue === true,
+          description: typeof parameter.description === 'string' ? parameter.description : '',
+          example: 'example' in parameter ? parameter.example : examples[0]?.value,
+          pointer: resolved.pointer,
         };
       });
       return {
