@@ -12,36 +12,42 @@
 import { CheckContext, type ContractCheck, type Define } from './context';
 import { coverageChecks } from './checks/coverage';
 import { crossCuttingChecks } from './checks/cross-cutting';
+import { derivedChecks } from './derived';
 import { detailChecks } from './checks/detail';
 import { diagnosticsChecks } from './checks/diagnostics';
 import { filterChecks } from './checks/filters';
 import { listChecks } from './checks/lists';
-import { routingChecks } from './checks/routing';
 import { walkChecks } from './checks/walk';
+import { specContract, type SpecContract } from './spec-contract';
 import type { Target } from './target';
 
 export { CheckContext, ContractViolation, type ContractCheck, type OperationName, type Sample } from './context';
 
+/** A group defines its checks from the document it is given (the derived group walks it; the others read a few values). */
+export type CheckGroup = (check: Define, contract: SpecContract) => void;
+
 /** The groups, in run order; coverage last, since it reads what the others reached. */
-export const CHECK_GROUPS: readonly ((check: Define) => void)[] = [
+export const CHECK_GROUPS: readonly CheckGroup[] = [
   diagnosticsChecks,
   listChecks,
   filterChecks,
   detailChecks,
   walkChecks,
-  routingChecks,
+  derivedChecks,
   crossCuttingChecks,
   coverageChecks,
 ];
 
-/** Every check, in run order. */
-export function contractChecks(): ContractCheck[] {
+/** Every check, in run order, for the served document (by default the bundled openapi.yaml). */
+export function contractChecks(contract: SpecContract = specContract()): ContractCheck[] {
   const checks: ContractCheck[] = [];
+  const names = new Set<string>();
   const define: Define = (operation, name, run) => {
-    if (checks.some((existing) => existing.name === name)) throw new Error(`two contract checks are named ${name}`);
+    if (names.has(name)) throw new Error(`two contract checks are named ${name}`);
+    names.add(name);
     checks.push({ operation, name, run });
   };
-  for (const group of CHECK_GROUPS) group(define);
+  for (const group of CHECK_GROUPS) group(define, contract);
   return checks;
 }
 

@@ -1,6 +1,6 @@
 // Rules that hold for every operation: X-Request-Id (echoed exactly when the
-// spec says, generated otherwise), CORS for a request with an Origin and for a
-// preflight, and keys that almost match the real one.
+// spec says, generated otherwise), CORS for a request with an Origin, and keys
+// that almost match the real one. Preflights are derived per path (derived/methods.ts).
 import { nearMissKeys, type ApiRequest, type Exchange, type NearMissKey } from '../http';
 import type { OperationId } from '../../contract/operations';
 import { operationPaths, type CheckContext, type Define, type OperationName } from '../context';
@@ -78,35 +78,6 @@ export function crossCuttingChecks(check: Define): void {
         for (const name of ['x-total-count', 'link', 'x-request-id']) {
           context.expect(exposed.includes(name) || exposed.includes('*'), exchange, `Access-Control-Expose-Headers does not name ${name}`);
         }
-      }
-    },
-  );
-  check(
-    'cross-cutting',
-    'OPTIONS every operation as a CORS preflight → 2xx allowing the Origin, GET and the X-Api-Key header (CORS)',
-    async (context) => {
-      const origin = context.origin;
-      for (const { request } of await operationRequests(context)) {
-        const preflight: ApiRequest = {
-          method: 'OPTIONS',
-          path: request.path,
-          key: 'none',
-          headers: { Origin: origin, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key' },
-        };
-        // A preflight answer is not an operation's response: it is checked here, not against the operation's statuses.
-        const exchange = await context.send(preflight);
-
-        context.expect(exchange.status >= 200 && exchange.status < 300, exchange, `the preflight got ${exchange.status}`);
-        const allowed = exchange.headers.get('access-control-allow-origin');
-        context.expect(allowed === '*' || allowed === origin, exchange, `Access-Control-Allow-Origin is ${allowed}`);
-        const methods = headerList(exchange, 'access-control-allow-methods');
-        context.expect(methods.includes('get') || methods.includes('*'), exchange, 'Access-Control-Allow-Methods does not name GET');
-        const headers = headerList(exchange, 'access-control-allow-headers');
-        context.expect(
-          headers.includes('x-api-key') || headers.includes('*'),
-          exchange,
-          'Access-Control-Allow-Headers does not name X-Api-Key',
-        );
       }
     },
   );
