@@ -172,7 +172,10 @@ describe('CORS', () => {
   });
 
   test('OPTIONS with an Origin but no Access-Control-Request-Method → 405 with Access-Control-Allow-Origin, as any request with an Origin', async () => {
-    const response = await fetch(server.baseUrl + '/api/v1/Client/Simple', { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173' } });
+    const response = await fetch(server.baseUrl + '/api/v1/Client/Simple', {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:5173' },
+    });
 
     expect(response.status).toBe(405);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
