@@ -1,7 +1,7 @@
 // One request, one exchange. Requests are target-independent values (the key
 // is a role, not a string), so a recorded request can be replayed against
 // another target, and a failing one printed as a curl line.
-import { sendRaw } from './raw-http';
+import { sendRaw, type RawAnswer } from './raw-http';
 import type { Target } from './target';
 
 /**
@@ -55,13 +55,13 @@ export interface Exchange {
   /** 0 when the connection closed without an answer (only on the raw socket: CONNECT, say). */
   status: number;
   headers: Headers;
-  /** The raw body. */
+  /** The body decoded as UTF-8 (a leading byte order mark dropped, bad bytes replaced): for messages and parsing. */
   text: string;
+  /** The body's bytes as received (after Content-Encoding is undone): what RFC 8259's rules are held to. */
+  bytes: Uint8Array;
   /** The body parsed as JSON, or undefined when it is empty or not JSON. */
   json: unknown;
   ms: number;
-  /** The content's bytes as they arrived (after gzip), for the media type's own rules (RFC 8259: UTF-8, no BOM). */
-  bytes?: Uint8Array;
   /** Bytes sent after an answer that has no content by definition (a HEAD answer: RFC 9110 §9.3.2). */
   unexpectedContent?: number;
 }
@@ -139,6 +139,39 @@ async function pace(target: Target): Promise<void> {
   if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
 }
 
+/**
+ * No HTTP answer to a request: refused or unresolvable (the target is
+ * unreachable: a usage problem, exit 2), or reset, timed out or malformed
+ * (the deployment failed to answer a request: a contract failure).
+ */
+export class TransportError extends Error {
+  constructor(
+    readonly request: ApiRequest,
+    readonly url: string,
+    /** The system or undici error code, e.g. ECONNREFUSED, ECONNRESET, TimeoutError. */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+
+  /** Nothing listens there, or the host does not resolve. */
+  get unreachable(): boolean {
+    return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(this.code);
+  }
+}
+
+function transportError(error: unknown, request: ApiRequest, url: string, timeoutMs: number): TransportError {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code ?? (error as { name?: string }).name ?? 'ERROR';
+  const why =
+    code === 'TimeoutError' || code === 'AbortError'
+      ? `no answer within ${timeoutMs / 1000} s`
+      : `${code}${cause?.message && cause.message !== code ? ` (${cause.message})` : ''}`;
+  return new TransportError(request, url, code, `${request.method} ${url}: ${why}`);
+}
+
 /** Node's fetch (undici) keeps connections alive, so a run of requests reuses one socket. */
 export async function send(target: Target, request: ApiRequest, timeoutMs = 15_000): Promise<Exchange> {
   await pace(target);
@@ -147,42 +180,52 @@ export async function send(target: Target, request: ApiRequest, timeoutMs = 15_0
   let exchange: Exchange;
   if (needsRawSocket(target, request)) {
     const prefix = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
-    const answer = await sendRaw(
-      target.baseUrl,
-      { method: request.method, target: prefix + requestPath(target, request), headers: Object.entries(requestHeaders(target, request)) },
-      timeoutMs,
-    );
-    const text = new TextDecoder().decode(answer.body);
+    let answer: RawAnswer;
+    try {
+      answer = await sendRaw(
+        target.baseUrl,
+        { method: request.method, target: prefix + requestPath(target, request), headers: Object.entries(requestHeaders(target, request)) },
+        timeoutMs,
+      );
+    } catch (error) {
+      throw transportError({ cause: error }, request, url, timeoutMs);
+    }
+    const text = new TextDecoder('utf-8').decode(answer.body);
     exchange = {
       request,
       url,
       status: answer.status,
       headers: answer.headers,
       text,
+      bytes: answer.body,
       json: parseJson(text),
       ms: performance.now() - started,
-      bytes: answer.body,
       unexpectedContent: answer.unexpectedContent,
     };
   } else {
-    const response = await fetch(url, {
-      method: request.method,
-      headers: requestHeaders(target, request),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    // As Response.text() decodes: UTF-8, a leading BOM dropped (the bytes keep it for the RFC 8259 rule).
-    const text = new TextDecoder().decode(bytes);
+    let response: Response;
+    let bytes: Uint8Array;
+    try {
+      response = await fetch(url, {
+        method: request.method,
+        headers: requestHeaders(target, request),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      bytes = new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      throw transportError(error, request, url, timeoutMs);
+    }
+    const text = new TextDecoder('utf-8').decode(bytes);
     exchange = {
       request,
       url,
       status: response.status,
       headers: response.headers,
       text,
+      bytes,
       json: parseJson(text),
       ms: performance.now() - started,
-      bytes,
     };
   }
   target.onExchange?.(exchange);

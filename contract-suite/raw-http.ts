@@ -93,7 +93,10 @@ export function sendRaw(baseUrl: string, request: RawRequest, timeoutMs = 15_000
   return new Promise((resolve, reject) => {
     const socket = secure ? tls.connect({ host: url.hostname, port, servername: url.hostname }) : net.connect({ host: url.hostname, port });
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => socket.destroy(new Error(`no complete answer within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => socket.destroy(Object.assign(new Error(`no complete answer within ${timeoutMs} ms`), { code: 'TimeoutError' })),
+      timeoutMs,
+    );
     socket.on(secure ? 'secureConnect' : 'connect', () => socket.write(lines.join('\r\n'), 'latin1'));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     const finish = () => {

@@ -21,72 +21,36 @@ export const RFC_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', '
  */
 export const EXTENSION_METHOD = 'PURGE';
 
-export interface ErrorRow {
-  status: number;
-  code: string;
-  when: string;
-}
-
-/** The `| Status | Code | When |` table of info.description, row by row ([] when there is none). */
-export function errorTable(contract: SpecContract): ErrorRow[] {
-  const description = String((contract.spec.info as Json | undefined)?.description ?? '');
-  const rows: ErrorRow[] = [];
-  for (const line of description.split('\n')) {
-    const cells = /^\|\s*(\d{3})\s*\|\s*`?([A-Z_]+)`?\s*\|\s*(.*?)\s*\|\s*$/.exec(line.trim());
-    if (cells) rows.push({ status: Number(cells[1]), code: cells[2]!, when: cells[3]!.replace(/`/g, '') });
-  }
-  return rows;
-}
-
-/** What a response object documents as an error answer: its status and the Codes its examples hold. */
+/** What the document gives as the error answer to a request: a status, its Codes (the error table's), and the table's words. */
 export interface ErrorAnswer {
   status: number;
   codes: string[];
   /** The error table's words for it, e.g. `no such path (paths are case-sensitive and exact, no trailing slash)`. */
   when: string;
-  /** JSON pointer of the response object. */
-  pointer: string;
 }
 
-function exampleCodes(contract: SpecContract, pointer: string): string[] {
-  const response = contract.resolve(pointer);
-  const codes = new Set<string>();
-  for (const media of Object.values((response.node.content ?? {}) as Record<string, Json>)) {
-    const values = [media.example, ...Object.values((media.examples ?? {}) as Record<string, { value?: Json }>).map((e) => e.value)];
-    for (const value of values) if (value && typeof (value as Json).Code === 'string') codes.add(String((value as Json).Code));
-  }
-  return [...codes];
+function answerOf(contract: SpecContract, operation: SpecOperation | undefined, status: number): ErrorAnswer | undefined {
+  const response = contract.response(operation, status);
+  if (!response || response.key !== String(status)) return undefined;
+  const codes = contract.codesOfResponse(response, status);
+  const when = contract
+    .errorTable()
+    .filter((row) => row.status === status && codes.includes(row.code))
+    .map((row) => row.when)
+    .join('; ');
+  return { status, codes, when };
 }
 
-/**
- * The error answer of a response object: the Codes of its examples, and its
- * status from the operation's response key or, for a response tied to no
- * operation (components/responses/NotFound), from the error table's row of
- * those Codes. Codes the table gives another status are left out.
- */
-export function errorAnswer(contract: SpecContract, pointer: string, status?: number): ErrorAnswer {
-  const table = errorTable(contract);
-  const codes = exampleCodes(contract, pointer);
-  const found = status ?? table.find((row) => codes.includes(row.code))?.status;
-  if (found === undefined) throw new Error(`openapi.yaml: the error table gives no status for the response at ${pointer}`);
-  const rows = table.filter((row) => row.status === found && codes.includes(row.code));
-  return {
-    status: found,
-    codes: rows.length > 0 ? rows.map((row) => row.code) : codes,
-    when: rows.map((row) => row.when).join('; '),
-    pointer,
-  };
-}
-
-/** The answer to a path that is no operation's (the response the document ties to no operation). */
+/** The answer to a path that is no operation's (the 404 the document ties to no operation, with the error table's Code). */
 export function notFoundAnswer(contract: SpecContract): ErrorAnswer {
-  return errorAnswer(contract, '#/components/responses/NotFound');
+  const found = answerOf(contract, undefined, 404);
+  if (!found) throw new Error('openapi.yaml documents no answer for a path that is no operation (components/responses/NotFound)');
+  return found;
 }
 
 /** An operation's documented error answer for a status (400, 401, 405, …), or undefined when it documents none. */
 export function operationError(contract: SpecContract, operation: SpecOperation, status: number): ErrorAnswer | undefined {
-  if (!operation.statuses.includes(String(status))) return undefined;
-  return errorAnswer(contract, `${operation.pointer}/responses/${status}`, status);
+  return answerOf(contract, operation, status);
 }
 
 /** The methods a path item declares (upper case), e.g. ['GET']: what `Allow` names and what is not 405. */
@@ -207,7 +171,7 @@ export function schemaAccepts(contract: SpecContract, parameter: SpecParameter, 
   let value: unknown = text;
   if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(text)) value = Number(text);
   else if (types.includes('boolean') && (text === 'true' || text === 'false')) value = text === 'true';
-  return contract.validator(`${parameter.pointer}/schema`)(value) === true;
+  return contract.validator(parameter.schemaPointer)(value) === true;
 }
 
 /** The operation a derived check is filed under: the document's operationId (another version of the document may have others). */

@@ -1,10 +1,14 @@
-// How a derived check holds one exchange to the document: the error answer a
-// response object documents (status, Code, headers, body), an accepted request
-// (a documented answer that is no rejection of it), and the plain answer of an
-// operation's own path, asked once per run, to compare a near miss with.
+// How a derived check holds one exchange to the document: first to what the
+// check itself derived (the status and Code of an error answer, a Message that
+// names the parameter, an accepted request), then to every rule of the judge
+// (judge.ts: status, headers, media type, RFC 8259, body schema, list and
+// record rules), the same rules CheckContext.call and the proxy apply. Also:
+// the plain answer of an operation's own path, asked once per run, to compare
+// a near miss with.
 import type { ErrorDto } from '../../contract/wire-types';
 import type { CheckContext } from '../context';
 import type { ApiRequest, Exchange } from '../http';
+import { judgeResponse } from '../judge';
 import { listViolations, type ListQuery } from '../semantics';
 import type { SpecOperation } from '../spec-contract';
 import { operationError, type ErrorAnswer } from './document';
@@ -20,20 +24,26 @@ function describeStatus(exchange: Exchange): string {
   return `${exchange.status}${code ? ` ${code}` : ''}`;
 }
 
-/** Fails unless the exchange conforms to the document (status documented, headers, media type, body). */
-export function expectConforming(context: CheckContext, exchange: Exchange): void {
-  const problems = context.contract.check(exchange);
-  if (problems.length > 0) context.fail(exchange, `the response breaks openapi.yaml:\n    ${problems.join('\n    ')}`);
+/**
+ * Fails unless the judge finds the answer right for the request, or for the
+ * request it stands for (`as`: the canonical path a normalising server took a
+ * near miss for, or the plain request a deployment that ignores a mock control answered).
+ */
+export function expectConforming(context: CheckContext, exchange: Exchange, as: ApiRequest = exchange.request): void {
+  const judged = context.judge(as, exchange.url);
+  const violations = judgeResponse(context.contract, judged, exchange, context.memory, { applied: context.applied });
+  if (violations.length > 0) context.failWith(exchange, violations);
 }
 
 /** The documented error answer: its status and one of its Codes, conforming to the document. */
-export function expectErrorAnswer(context: CheckContext, exchange: Exchange, answer: ErrorAnswer): ErrorDto {
+export function expectErrorAnswer(context: CheckContext, exchange: Exchange, answer: ErrorAnswer, as?: ApiRequest): ErrorDto {
   context.expect(
     exchange.status === answer.status,
     exchange,
     `expected ${answer.status} ${answer.codes.join(' or ')}${answer.when ? ` (error table: ${answer.when})` : ''}, got ${describeStatus(exchange)}`,
+    'response.status',
   );
-  expectConforming(context, exchange);
+  expectConforming(context, exchange, as);
   const body = exchange.json as ErrorDto;
   // The answer to HEAD is the GET answer's headers without its content (RFC 9110 §9.3.2): no Code to read.
   if (exchange.request.method === 'HEAD') return body;
@@ -41,14 +51,20 @@ export function expectErrorAnswer(context: CheckContext, exchange: Exchange, ans
     answer.codes.length === 0 || answer.codes.includes(body.Code),
     exchange,
     `expected Code ${answer.codes.join(' or ')}, got ${body.Code}`,
+    'error.code',
   );
   return body;
 }
 
 /** A 400 whose Message names the parameter (error table: "the Message names it"). */
-export function expectRejected(context: CheckContext, exchange: Exchange, answer: ErrorAnswer, parameter: string): void {
-  const body = expectErrorAnswer(context, exchange, answer);
-  context.expect(body.Message.includes(parameter), exchange, `the Message ${JSON.stringify(body.Message)} does not name ${parameter}`);
+export function expectRejected(context: CheckContext, exchange: Exchange, answer: ErrorAnswer, parameter: string, as?: ApiRequest): void {
+  const body = expectErrorAnswer(context, exchange, answer, as);
+  context.expect(
+    body.Message.includes(parameter),
+    exchange,
+    `the Message ${JSON.stringify(body.Message)} does not name ${parameter}`,
+    'error.message',
+  );
 }
 
 /**
@@ -57,7 +73,13 @@ export function expectRejected(context: CheckContext, exchange: Exchange, answer
  * as Exception), conforming to the document, and a list keeps the list rules
  * for the documented list parameters it was sent.
  */
-export function expectAccepted(context: CheckContext, exchange: Exchange, operation: SpecOperation, query?: ListQuery): void {
+export function expectAccepted(
+  context: CheckContext,
+  exchange: Exchange,
+  operation: SpecOperation,
+  query?: ListQuery,
+  as?: ApiRequest,
+): void {
   const succeeds = operation.statuses.some((status) => status.startsWith('2'));
   const rejection = [400, 401, 405].includes(exchange.status) || exchange.status < 200 || exchange.status >= 300;
   const designed = !succeeds && exchange.status >= 500;
@@ -71,11 +93,12 @@ export function expectAccepted(context: CheckContext, exchange: Exchange, operat
     !rejection || designed || notFound,
     exchange,
     `expected the request to be accepted (a ${succeeds ? '2xx' : 'documented'} answer of ${operation.operationId}), got ${describeStatus(exchange)}`,
+    'response.status',
   );
-  expectConforming(context, exchange);
+  expectConforming(context, exchange, as);
   if (exchange.status === 200 && query && operation.parameters.some((p) => p.name === 'pageSize')) {
     const listed = Object.fromEntries(Object.entries(query).filter(([name]) => LIST_PARAMETERS.has(name))) as ListQuery;
-    const problems = listViolations(exchange, listed);
+    const problems = listViolations(exchange, listed, context.contract);
     if (problems.length > 0) context.fail(exchange, `the list breaks the paging or filter rules:\n    ${problems.join('\n    ')}`);
   }
 }
@@ -106,13 +129,22 @@ export function headerItems(exchange: Exchange, name: string): string[] {
     .filter(Boolean);
 }
 
-/** `Access-Control-Allow-Origin` is `*` or the suite's origin, with the hint a deployment with an origin list needs. */
+/**
+ * `Access-Control-Allow-Origin` is `*` or the suite's origin. Absent, the
+ * deployment may accept only listed origins: without --origin the check skips
+ * and says so; with it, the deployment should have accepted that origin.
+ */
 export function expectAllowedOrigin(context: CheckContext, exchange: Exchange): void {
   const allowed = exchange.headers.get('access-control-allow-origin');
+  if (allowed === null) {
+    const hint = `no Access-Control-Allow-Origin for Origin ${context.origin}: a deployment that accepts only listed origins needs --origin with one of them`;
+    if (!context.originGiven) context.skip(`${hint} (the CORS rules were not checked)`);
+    context.fail(exchange, `${hint}; --origin ${context.origin} was given, so this deployment should accept it`, 'cors.allow-origin');
+  }
   context.expect(
     allowed === '*' || allowed === context.origin,
     exchange,
-    `Access-Control-Allow-Origin is ${allowed} for Origin ${context.origin}` +
-      (allowed === null ? ' (a deployment that accepts only listed origins needs --origin with one of them)' : ''),
+    `Access-Control-Allow-Origin is ${allowed} for Origin ${context.origin}`,
+    'cors.allow-origin',
   );
 }

@@ -29,7 +29,7 @@ import {
   type ErrorAnswer,
   checkOperation,
 } from './document';
-import { expectAllowedOrigin, expectConforming, expectErrorAnswer, headerItems, plainAnswer } from './expect';
+import { expectAllowedOrigin, expectConforming, expectErrorAnswer, expectRejected, headerItems, plainAnswer } from './expect';
 
 /** Request headers HTTP stacks read as "treat this request as that method". */
 const OVERRIDE_HEADERS = ['X-HTTP-Method-Override', 'X-HTTP-Method', 'X-Method-Override'];
@@ -67,8 +67,10 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
         const exchange = await context.send({ method, path, key });
 
         if (exchange.status === 0) return; // RFC 9112 §3.2.3: a CONNECT's target is host:port; closing is a refusal.
-        if (exchange.status === 400) expectErrorAnswer(context, exchange, operationError(contract, operation, 400) ?? notAllowed);
-        else expectNotAllowed(context, exchange, notAllowed, declared);
+        if (exchange.status !== 400) return expectNotAllowed(context, exchange, notAllowed, declared);
+        // Refused as malformed before any route: still the document's 400, an ErrorDto with the declared headers.
+        const problems = context.contract.check(exchange);
+        context.expect(problems.length === 0, exchange, `the 400 breaks openapi.yaml:\n    ${problems.join('\n    ')}`, 'response.schema');
       });
       continue;
     }
@@ -78,6 +80,12 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
       const exchange = await context.send({ method, path, key, raw: method === 'HEAD' ? true : undefined });
 
       expectNotAllowed(context, exchange, notAllowed, declared);
+      context.expect(
+        !exchange.unexpectedContent,
+        exchange,
+        `${exchange.unexpectedContent} bytes of content after the answer to HEAD (RFC 9110 §9.3.2: never content)`,
+        'response.media-type',
+      );
     });
   }
 
@@ -103,7 +111,11 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
       const exchange = await context.send({ method: overridden, path: `${path}?${OVERRIDE_PARAMETER}=GET`, key });
 
       // The document orders neither the method nor the query first: an undocumented parameter is a 400 too.
-      if (exchange.status === 400) expectErrorAnswer(context, exchange, operationError(contract, operation, 400)!);
+      if (exchange.status === 400)
+        expectRejected(context, exchange, operationError(contract, operation, 400)!, OVERRIDE_PARAMETER, {
+          ...exchange.request,
+          method: 'GET',
+        });
       else expectNotAllowed(context, exchange, notAllowed, declared);
     },
   );

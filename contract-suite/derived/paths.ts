@@ -226,7 +226,7 @@ export function pathChecks(check: Define, contract: SpecContract): void {
           exchange,
           `expected ${notFound.status} ${notFound.codes.join('/')}, or the ${plain.status} that ${miss.canonical} gets, got ${exchange.status}${exchange.status >= 300 && exchange.status < 400 ? ` (a redirect to ${exchange.headers.get('location')})` : ''}`,
         );
-        expectConforming(context, { ...exchange, request: { ...exchange.request, path: miss.canonical } });
+        expectConforming(context, exchange, { ...exchange.request, path: miss.canonical });
       }
     });
   }

@@ -8,32 +8,9 @@
 // with an empty security requirement need none.
 import type { Define } from '../context';
 import type { ApiRequest, KeyPlacement, KeyRole } from '../http';
-import type { SpecContract, SpecOperation } from '../spec-contract';
+import type { ApiKeyCredential, SpecContract } from '../spec-contract';
 import { checkOperation, examplePath, operationError } from './document';
 import { expectAccepted, expectErrorAnswer, expectRejected } from './expect';
-
-type Json = Record<string, unknown>;
-
-interface ApiKeyScheme {
-  id: string;
-  in: 'header' | 'query' | 'cookie';
-  name: string;
-}
-
-/** The apiKey schemes of components/securitySchemes (the kind this document uses; http and oauth2 schemes derive nothing here). */
-export function apiKeySchemes(contract: SpecContract): ApiKeyScheme[] {
-  const schemes = ((contract.spec.components as Json | undefined)?.securitySchemes ?? {}) as Record<string, Json>;
-  return Object.entries(schemes)
-    .filter(([, scheme]) => scheme.type === 'apiKey' && ['header', 'query', 'cookie'].includes(String(scheme.in)))
-    .map(([id, scheme]) => ({ id, in: scheme.in as ApiKeyScheme['in'], name: String(scheme.name) }));
-}
-
-/** The schemes an operation requires (its own security, else the document's). */
-function requiredSchemes(contract: SpecContract, operation: SpecOperation): string[] {
-  const get = contract.resolve(operation.pointer).node;
-  const requirements = ((get.security ?? contract.spec.security ?? []) as Json[]).flatMap((requirement) => Object.keys(requirement));
-  return [...new Set(requirements)];
-}
 
 interface Placement {
   why: string;
@@ -44,7 +21,7 @@ interface Placement {
 }
 
 /** The key everywhere the scheme does not put it: other header names, Authorization, the query, a cookie. */
-export function elsewhere(scheme: ApiKeyScheme): Placement[] {
+export function elsewhere(scheme: ApiKeyCredential): Placement[] {
   const bare = scheme.name.replace(/^X-/i, '');
   const snake = bare.replace(/-/g, '_').toLowerCase();
   const camel = bare.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase()).replace(/^\w/, (c) => c.toLowerCase());
@@ -66,7 +43,6 @@ export function elsewhere(scheme: ApiKeyScheme): Placement[] {
 }
 
 export function securityChecks(check: Define, contract: SpecContract): void {
-  const schemes = apiKeySchemes(contract);
   for (const operation of contract.operations) {
     const path = examplePath(contract, operation);
     const id = checkOperation(operation);
@@ -81,12 +57,13 @@ export function securityChecks(check: Define, contract: SpecContract): void {
     const unauthorized = operationError(contract, operation, 401);
     if (!unauthorized) continue;
     const answer = `${unauthorized.status} ${unauthorized.codes.join('/')}`;
-    for (const scheme of schemes.filter((s) => requiredSchemes(contract, operation).includes(s.id))) {
+    // The apiKey credentials the operation's security requires (http and oauth2 schemes derive nothing here).
+    for (const scheme of operation.credentials) {
       if (scheme.in === 'header') {
         const names = [scheme.name.toLowerCase(), scheme.name.toUpperCase()].filter((name) => name !== scheme.name);
         check(
           id,
-          `GET ${path} with the key in ${names.join(' / ')} → accepted (${scheme.id}: header names are case-insensitive)`,
+          `GET ${path} with the key in ${names.join(' / ')} → accepted (${scheme.scheme}: header names are case-insensitive)`,
           async (context) => {
             for (const name of names) {
               // On the raw socket: fetch would send the name in its own case.
@@ -101,7 +78,7 @@ export function securityChecks(check: Define, contract: SpecContract): void {
         ['none', 'no key'],
         ['wrong', 'an unknown key'],
       ] as const) {
-        check(id, `GET ${path} with ${why} in ${scheme.name} → ${answer} (${scheme.id})`, async (context) => {
+        check(id, `GET ${path} with ${why} in ${scheme.name} → ${answer} (${scheme.scheme})`, async (context) => {
           const exchange = await context.send({ method: 'GET', path, key });
 
           expectErrorAnswer(context, exchange, unauthorized);
@@ -111,7 +88,7 @@ export function securityChecks(check: Define, contract: SpecContract): void {
         const also = placement.queryName ? `, or 400 naming ${placement.queryName}` : '';
         check(
           id,
-          `GET ${path} with the key in ${placement.why}, not in ${scheme.name} → ${answer}${also} (${scheme.id})`,
+          `GET ${path} with the key in ${placement.why}, not in ${scheme.name} → ${answer}${also} (${scheme.scheme})`,
           async (context) => {
             const request: ApiRequest = { method: 'GET', path, key: placement.key, keyAt: placement.keyAt };
 
