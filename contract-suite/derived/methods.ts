@@ -63,30 +63,46 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
 
   for (const method of others) {
     if (method === 'CONNECT') {
-      check(id, `CONNECT ${path} → ${answer}, or refused as a malformed CONNECT (400, or the connection closed)`, async (context) => {
-        const exchange = await context.send({ method, path, key });
+      check(
+        id,
+        `CONNECT ${path} → ${answer}, or refused as a malformed CONNECT (400, or the connection closed)`,
+        async (context) => {
+          const exchange = await context.send({ method, path, key });
 
-        if (exchange.status === 0) return; // RFC 9112 §3.2.3: a CONNECT's target is host:port; closing is a refusal.
-        if (exchange.status !== 400) return expectNotAllowed(context, exchange, notAllowed, declared);
-        // Refused as malformed before any route: still the document's 400, an ErrorDto with the declared headers.
-        const problems = context.contract.check(exchange);
-        context.expect(problems.length === 0, exchange, `the 400 breaks openapi.yaml:\n    ${problems.join('\n    ')}`, 'response.schema');
-      });
+          if (exchange.status === 0) return; // RFC 9112 §3.2.3: a CONNECT's target is host:port; closing is a refusal.
+          if (exchange.status !== 400) return expectNotAllowed(context, exchange, notAllowed, declared);
+          // Refused as malformed before any route: still the document's 400, an ErrorDto with the declared headers.
+          const problems = context.contract.check(exchange);
+          context.expect(
+            problems.length === 0,
+            exchange,
+            `the 400 breaks openapi.yaml:\n    ${problems.join('\n    ')}`,
+            'response.schema',
+          );
+        },
+        ['request.method'],
+      );
       continue;
     }
     const what = method === EXTENSION_METHOD ? ' (a method no RFC defines)' : method === 'HEAD' ? ', no content (RFC 9110 §9.3.2)' : '';
-    check(id, `${method} ${path}${what} → ${answer}`, async (context) => {
-      // HEAD on the raw socket, so content sent after its answer is seen, not dropped by fetch.
-      const exchange = await context.send({ method, path, key, raw: method === 'HEAD' ? true : undefined });
+    check(
+      id,
+      `${method} ${path}${what} → ${answer}`,
+      async (context) => {
+        // HEAD on the raw socket, so content sent after its answer is seen, not dropped by fetch.
+        const exchange = await context.send({ method, path, key, raw: method === 'HEAD' ? true : undefined });
 
-      expectNotAllowed(context, exchange, notAllowed, declared);
-      context.expect(
-        !exchange.unexpectedContent,
-        exchange,
-        `${exchange.unexpectedContent} bytes of content after the answer to HEAD (RFC 9110 §9.3.2: never content)`,
-        'response.media-type',
-      );
-    });
+        expectNotAllowed(context, exchange, notAllowed, declared);
+        if (method === 'HEAD')
+          context.expect(
+            !exchange.unexpectedContent,
+            exchange,
+            `${exchange.unexpectedContent} bytes of content after the answer to HEAD (RFC 9110 §9.3.2: never content)`,
+            'response.media-type',
+          );
+      },
+      method === 'HEAD' ? ['request.method', 'check.head-no-content'] : ['request.method'],
+    );
   }
 
   const rule = preflightRule(contract);
@@ -103,6 +119,7 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
         expectNotAllowed(context, exchange, notAllowed, declared);
       }
     },
+    ['request.method', 'check.no-method-override'],
   );
   check(
     id,
@@ -118,6 +135,7 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
         });
       else expectNotAllowed(context, exchange, notAllowed, declared);
     },
+    ['request.method', 'check.no-method-override'],
   );
   const get = declared[0];
   if (get)
@@ -135,6 +153,7 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
           `expected the ${plain.status} that ${get} ${path} gets, got ${exchange.status}`,
         );
       },
+      ['check.no-method-override'],
     );
 }
 
@@ -180,7 +199,9 @@ function preflightChecks(
         Math.floor(exchange.status / 100) === rule.statusClass,
         exchange,
         `the preflight got ${exchange.status}, expected ${rule.statusClass}xx (${rule.sentence})`,
+        'cors.preflight',
       );
+      expectConforming(context, exchange);
       for (const header of rule.answerHeaders) {
         if (/allow-origin$/i.test(header.name)) {
           expectAllowedOrigin(context, exchange);
@@ -202,6 +223,7 @@ function preflightChecks(
         context.expect(validate(value) === true, exchange, `${header.name} ${JSON.stringify(value)} breaks its schema`);
       }
     },
+    ['cors.preflight', 'cors.allow-origin', 'check.preflight'],
   );
   check(
     id,
@@ -212,17 +234,23 @@ function preflightChecks(
       expectNotAllowed(context, exchange, notAllowed, declared);
       expectAllowedOrigin(context, exchange);
     },
+    ['request.method', 'cors.allow-origin', 'check.preflight'],
   );
-  check(id, `${rule.method} ${path} with ${methodName} but no ${originName} (no preflight) → ${answer}`, async (context) => {
-    const exchange = await context.send({
-      method: rule.method,
-      path,
-      key,
-      headers: { [methodName]: rule.requestHeaders[methodName] ?? 'GET' },
-    });
+  check(
+    id,
+    `${rule.method} ${path} with ${methodName} but no ${originName} (no preflight) → ${answer}`,
+    async (context) => {
+      const exchange = await context.send({
+        method: rule.method,
+        path,
+        key,
+        headers: { [methodName]: rule.requestHeaders[methodName] ?? 'GET' },
+      });
 
-    expectNotAllowed(context, exchange, notAllowed, declared);
-  });
+      expectNotAllowed(context, exchange, notAllowed, declared);
+    },
+    ['request.method', 'check.preflight'],
+  );
   const get = declared[0];
   if (get)
     check(
@@ -241,17 +269,23 @@ function preflightChecks(
         expectConforming(context, exchange);
         expectAllowedOrigin(context, exchange);
       },
+      ['cors.allow-origin', 'check.preflight'],
     );
   const post = [...RFC_METHODS, EXTENSION_METHOD].find(
     (method) => !declared.includes(method) && !['HEAD', 'OPTIONS', 'CONNECT', 'TRACE'].includes(method),
   );
   if (post)
-    check(id, `${post} ${path} with the preflight headers → ${answer} and Access-Control-Allow-Origin (no preflight)`, async (context) => {
-      const exchange = await context.send({ method: post, path, key, headers: preflightHeaders(context) });
+    check(
+      id,
+      `${post} ${path} with the preflight headers → ${answer} and Access-Control-Allow-Origin (no preflight)`,
+      async (context) => {
+        const exchange = await context.send({ method: post, path, key, headers: preflightHeaders(context) });
 
-      expectNotAllowed(context, exchange, notAllowed, declared);
-      expectAllowedOrigin(context, exchange);
-    });
+        expectNotAllowed(context, exchange, notAllowed, declared);
+        expectAllowedOrigin(context, exchange);
+      },
+      ['request.method', 'cors.allow-origin', 'check.preflight'],
+    );
 }
 
 /** Every operation's path with every method and with the headers that change what a request is. */

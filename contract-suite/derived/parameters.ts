@@ -322,6 +322,13 @@ export function undocumentedNames(contract: SpecContract, operation: SpecOperati
   return [...names].filter(([name]) => !documented.some((p) => p.name === name)).map(([name, value]) => ({ name, value }));
 }
 
+/** The rule ids a keyword case enforces (the sentence table maps sentences to them). */
+function caseRules(c: KeywordCase): string[] {
+  if (c.keyword === 'given twice') return ['request.repeated', 'error.message'];
+  if (c.sameAsEncoded) return ['request.value', 'check.allow-reserved'];
+  return c.rejected.length > 0 ? ['request.value', 'error.message'] : ['request.value'];
+}
+
 /** Every operation × every parameter × every keyword, and the undocumented query parameters of each operation. */
 export function parameterChecks(check: Define, contract: SpecContract): void {
   for (const operation of contract.operations) {
@@ -329,27 +336,33 @@ export function parameterChecks(check: Define, contract: SpecContract): void {
     if (!rejection) continue; // The operation documents no 400: the document says nothing about rejecting a value.
     for (const parameter of operation.parameters) {
       for (const c of parameterCases(contract, parameter)) {
-        check(checkOperation(operation), caseTitle(operation, c, rejection), async (context) => {
-          for (const value of c.accepted) {
-            const exchange = await context.send(requestWith(contract, operation, parameter, value));
+        check(
+          checkOperation(operation),
+          caseTitle(operation, c, rejection),
+          async (context) => {
+            for (const value of c.accepted) {
+              const exchange = await context.send(requestWith(contract, operation, parameter, value));
 
-            expectAccepted(context, exchange, operation, query(parameter, value));
-            if (c.sameAsEncoded) {
-              const encoded = await context.send(requestWith(contract, operation, parameter, { ...value, raw: false }));
-              context.expect(
-                encoded.status === exchange.status && encoded.text === exchange.text,
-                exchange,
-                `${parameter.name} sent as it is and percent-encoded got different answers (${exchange.status}, ${encoded.status})`,
-              );
+              expectAccepted(context, exchange, operation, query(parameter, value));
+              if (c.sameAsEncoded) {
+                const encoded = await context.send(requestWith(contract, operation, parameter, { ...value, raw: false }));
+                context.expect(
+                  encoded.status === exchange.status && encoded.text === exchange.text,
+                  exchange,
+                  `${parameter.name} sent as it is and percent-encoded got different answers (${exchange.status}, ${encoded.status})`,
+                  'check.allow-reserved',
+                );
+              }
             }
-          }
-          for (const value of c.rejected) {
-            const exchange = await context.send(requestWith(contract, operation, parameter, value));
+            for (const value of c.rejected) {
+              const exchange = await context.send(requestWith(contract, operation, parameter, value));
 
-            if (c.mayBeIgnored) await expectIgnoredOrRejected(context, exchange, rejection, parameter);
-            else expectRejected(context, exchange, rejection, parameter.name);
-          }
-        });
+              if (c.mayBeIgnored) await expectIgnoredOrRejected(context, exchange, rejection, parameter);
+              else expectRejected(context, exchange, rejection, parameter.name);
+            }
+          },
+          caseRules(c),
+        );
       }
     }
     const unknown = undocumentedNames(contract, operation);
@@ -366,6 +379,7 @@ export function parameterChecks(check: Define, contract: SpecContract): void {
             expectRejected(context, exchange, rejection, name);
           }
         },
+        ['request.unknown-parameter', 'error.message'],
       );
   }
 }

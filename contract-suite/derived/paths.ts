@@ -196,6 +196,13 @@ export function nearMissPaths(contract: SpecContract): NearMissPath[] {
   return found;
 }
 
+/** The rule ids each kind of near miss enforces (the sentence table maps sentences to them). */
+const RULES: Record<NearMissKind, string[]> = {
+  unknown: ['request.path'],
+  equivalent: ['request.path', 'check.path-normalisation'],
+  'invalid-parameter': ['request.value', 'error.message'],
+};
+
 /** One check per near miss: the request with a valid key (where needed), so the path is its only fault. */
 export function pathChecks(check: Define, contract: SpecContract): void {
   const notFound = notFoundAnswer(contract);
@@ -207,27 +214,32 @@ export function pathChecks(check: Define, contract: SpecContract): void {
         : miss.kind === 'equivalent'
           ? `${notFound.status} ${notFound.codes.join('/')} or ${miss.operationId}'s own answer, never a redirect`
           : `400 naming ${miss.parameter}, not ${notFound.status} or ${miss.operationId}'s answer`;
-    check('routing', `GET ${miss.path} (${miss.why}) → ${expected}`, async (context) => {
-      const key = operation.isPublic ? 'none' : 'valid';
+    check(
+      'routing',
+      `GET ${miss.path} (${miss.why}) → ${expected}`,
+      async (context) => {
+        const key = operation.isPublic ? 'none' : 'valid';
 
-      const exchange = await context.send({ method: 'GET', path: miss.path, key });
+        const exchange = await context.send({ method: 'GET', path: miss.path, key });
 
-      if (miss.kind === 'unknown') {
-        expectErrorAnswer(context, exchange, notFound);
-      } else if (miss.kind === 'invalid-parameter') {
-        expectRejected(context, exchange, operationError(contract, operation, 400)!, miss.parameter!);
-      } else if (exchange.status === notFound.status && notFound.codes.includes(String((exchange.json as { Code?: unknown })?.Code))) {
-        expectErrorAnswer(context, exchange, notFound);
-      } else {
-        // Normalised to the operation's path (RFC 9110 §4.2.3 allows it): then exactly that path's answer.
-        const plain = await plainAnswer(context, { method: 'GET', path: miss.canonical, key });
-        context.expect(
-          exchange.status === plain.status,
-          exchange,
-          `expected ${notFound.status} ${notFound.codes.join('/')}, or the ${plain.status} that ${miss.canonical} gets, got ${exchange.status}${exchange.status >= 300 && exchange.status < 400 ? ` (a redirect to ${exchange.headers.get('location')})` : ''}`,
-        );
-        expectConforming(context, exchange, { ...exchange.request, path: miss.canonical });
-      }
-    });
+        if (miss.kind === 'unknown') {
+          expectErrorAnswer(context, exchange, notFound);
+        } else if (miss.kind === 'invalid-parameter') {
+          expectRejected(context, exchange, operationError(contract, operation, 400)!, miss.parameter!);
+        } else if (exchange.status === notFound.status && notFound.codes.includes(String((exchange.json as { Code?: unknown })?.Code))) {
+          expectErrorAnswer(context, exchange, notFound);
+        } else {
+          // Normalised to the operation's path (RFC 9110 §4.2.3 allows it): then exactly that path's answer.
+          const plain = await plainAnswer(context, { method: 'GET', path: miss.canonical, key });
+          context.expect(
+            exchange.status === plain.status,
+            exchange,
+            `expected ${notFound.status} ${notFound.codes.join('/')}, or the ${plain.status} that ${miss.canonical} gets, got ${exchange.status}${exchange.status >= 300 && exchange.status < 400 ? ` (a redirect to ${exchange.headers.get('location')})` : ''}`,
+          );
+          expectConforming(context, exchange, { ...exchange.request, path: miss.canonical });
+        }
+      },
+      RULES[miss.kind],
+    );
   }
 }

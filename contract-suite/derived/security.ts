@@ -47,11 +47,16 @@ export function securityChecks(check: Define, contract: SpecContract): void {
     const path = examplePath(contract, operation);
     const id = checkOperation(operation);
     if (operation.isPublic) {
-      check(id, `GET ${path} with no credential → accepted (security: [] — public)`, async (context) => {
-        const exchange = await context.send({ method: 'GET', path, key: 'none' });
+      check(
+        id,
+        `GET ${path} with no credential → accepted (security: [] — public)`,
+        async (context) => {
+          const exchange = await context.send({ method: 'GET', path, key: 'none' });
 
-        expectAccepted(context, exchange, operation);
-      });
+          expectAccepted(context, exchange, operation);
+        },
+        ['check.public'],
+      );
       continue;
     }
     const unauthorized = operationError(contract, operation, 401);
@@ -72,17 +77,23 @@ export function securityChecks(check: Define, contract: SpecContract): void {
               expectAccepted(context, exchange, operation);
             }
           },
+          ['request.key-missing', 'check.key-header-case'],
         );
       }
       for (const [key, why] of [
         ['none', 'no key'],
         ['wrong', 'an unknown key'],
       ] as const) {
-        check(id, `GET ${path} with ${why} in ${scheme.name} → ${answer} (${scheme.scheme})`, async (context) => {
-          const exchange = await context.send({ method: 'GET', path, key });
+        check(
+          id,
+          `GET ${path} with ${why} in ${scheme.name} → ${answer} (${scheme.scheme})`,
+          async (context) => {
+            const exchange = await context.send({ method: 'GET', path, key });
 
-          expectErrorAnswer(context, exchange, unauthorized);
-        });
+            expectErrorAnswer(context, exchange, unauthorized);
+          },
+          [key === 'none' ? 'request.key-missing' : 'request.key-unknown'],
+        );
       }
       for (const placement of elsewhere(scheme)) {
         const also = placement.queryName ? `, or 400 naming ${placement.queryName}` : '';
@@ -99,6 +110,7 @@ export function securityChecks(check: Define, contract: SpecContract): void {
               expectRejected(context, exchange, rejection, placement.queryName);
             else expectErrorAnswer(context, exchange, unauthorized);
           },
+          ['request.key-missing', 'check.key-elsewhere'],
         );
       }
     }

@@ -5,7 +5,8 @@
 // they rely on is tested on bytes. (That the derived checks
 // pass a correct backend and fail faulty ones: second-implementation.test.ts
 // and mutation.test.ts.)
-import { contractChecks } from '../../contract-suite/checks';
+import { contractChecks, type ContractCheck } from '../../contract-suite/checks';
+import { DERIVED_KINDS } from '../../contract-suite/derived';
 import { preflightRule, notFoundAnswer, schemaAccepts } from '../../contract-suite/derived/document';
 import { parameterCases } from '../../contract-suite/derived/parameters';
 import { nearMissPaths } from '../../contract-suite/derived/paths';
@@ -68,6 +69,26 @@ describe('derived checks: read from the document', () => {
     for (const operation of contract.operations)
       for (const method of ['HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH', 'PURGE'])
         expect(titles.some((title) => title.startsWith(`${method} ${operation.template.replace(/\{\w+\}/, '')}`))).toBe(true);
+  });
+});
+
+describe('derived checks: named, counted, tied to rules', () => {
+  test('every derived check names the rules it enforces (the sentence table maps sentences to them), each name once', () => {
+    const contract = new SpecContract();
+    const byKind = Object.entries(DERIVED_KINDS).map(([kind, generate]) => {
+      const checks: ContractCheck[] = [];
+      generate((operation, name, run, rules) => checks.push({ operation, name, run, rules }), contract);
+      return [kind, checks] as const;
+    });
+
+    const all = byKind.flatMap(([, checks]) => checks);
+
+    expect(all.filter((check) => (check.rules ?? []).length === 0).map((check) => check.name)).toEqual([]);
+    expect(new Set(all.map((check) => check.name)).size).toBe(all.length);
+    for (const [kind, checks] of byKind) expect([kind, checks.length > 0]).toEqual([kind, true]);
+    console.log(
+      `derived from openapi.yaml: ${byKind.map(([kind, checks]) => `${kind} ${checks.length}`).join(', ')} (${all.length} checks)`,
+    );
   });
 });
 
