@@ -1118,6 +1118,19 @@ function linkRules(j: Judging, header: string, total: number, page: number, page
   }
 }
 
+/**
+ * The Link rules alone, for a Link header given to a request with a total
+ * (used on the document's own Link example): [] when it names the right pages.
+ */
+export function linkViolations(contract: SpecContract, request: JudgedRequestInput, header: string, total: number): Violation[] {
+  const judged = judgeRequest(contract, request);
+  const j = new Judging(contract, judged, { status: 200, headers: {}, bytes: new Uint8Array() }, undefined);
+  const page = pagingValue(j, 'page');
+  const size = pagingValue(j, 'pageSize');
+  if (page !== undefined && size !== undefined) linkRules(j, header, total, page, size);
+  return j.violations;
+}
+
 function recordRules(j: Judging, record: Json, at: string): void {
   for (const rule of [
     'record.luhn',

@@ -18,6 +18,18 @@ export type RecordRuleId =
   | 'record.unique-personal-id'
   | 'record.unique-id';
 
+/** Each rule in words, without any value of the record (a data file's error line must not echo personal data). */
+export const RECORD_RULE_TEXT: Readonly<Record<RecordRuleId, string>> = {
+  'record.luhn': 'its last digit is not the Luhn check digit of YYMMDDNNN',
+  'record.birth-date': 'its first eight digits are not DateOfBirth without its dashes',
+  'record.full-name': 'FullName is not FirstName, one space, LastName',
+  'record.basic-fields': 'the basic field does not repeat its section',
+  'record.staff-name': 'StaffName is not null exactly when IdStaff is',
+  'record.location-name': 'LocationName is not null exactly when IdLocation is',
+  'record.unique-personal-id': 'another client has the same PersonalId',
+  'record.unique-id': 'another client has the same IdClient',
+};
+
 export interface RecordProblem {
   rule: RecordRuleId;
   /** The field inside the record, e.g. `PersonalInfo.PersonalId`. */
