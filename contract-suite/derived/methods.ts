@@ -195,6 +195,9 @@ function preflightChecks(
       // A preflight's answer is not an operation's response: held to the CORS sentence, not to the operation's statuses.
       const exchange = await context.send(request);
 
+      // The sentence is about an Origin the deployment accepts: one with an origin list may refuse ours (403, no
+      // Access-Control-Allow-Origin), so the origin comes first (a skip naming --origin, unless --origin was given).
+      if (exchange.headers.get('access-control-allow-origin') === null) expectAllowedOrigin(context, exchange);
       context.expect(
         Math.floor(exchange.status / 100) === rule.statusClass,
         exchange,

@@ -5,7 +5,7 @@
 // they rely on is tested on bytes. (That the derived checks
 // pass a correct backend and fail faulty ones: second-implementation.test.ts
 // and mutation.test.ts.)
-import { contractChecks, type ContractCheck } from '../../contract-suite/checks';
+import { CheckContext, contractChecks, runCheck, type ContractCheck } from '../../contract-suite/checks';
 import { DERIVED_KINDS } from '../../contract-suite/derived';
 import { preflightRule, notFoundAnswer, schemaAccepts } from '../../contract-suite/derived/document';
 import { parameterCases } from '../../contract-suite/derived/parameters';
@@ -14,6 +14,7 @@ import { elsewhere } from '../../contract-suite/derived/security';
 import { parseRawAnswer } from '../../contract-suite/raw-http';
 import { SpecContract } from '../../contract-suite/spec-contract';
 import { loadSpec, type OpenApiDocument } from '../../contract/spec';
+import { API_KEY, startTestServer } from '../support/servers';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- edits of a parsed YAML document
 
@@ -263,4 +264,29 @@ describe('the raw transport', () => {
     expect(parseRawAnswer('HEAD', head).headers.get('allow')).toBe('GET');
     expect(parseRawAnswer('CONNECT', Buffer.alloc(0)).status).toBe(0);
   });
+});
+
+describe('derived checks against a deployment that accepts only listed origins', () => {
+  test('run without --origin → the CORS method checks skip naming --origin, none fails; with a listed --origin they pass', async () => {
+    const server = await startTestServer({ corsOrigins: ['https://app.example'] });
+    const methods: ContractCheck[] = [];
+    DERIVED_KINDS.methods((operation, name, run, rules) => methods.push({ operation, name, run, rules }), new SpecContract());
+    const cors = methods.filter((check) => /preflight/.test(check.name) && check.operation === 'getClientsSimple');
+
+    try {
+      const withoutOrigin = new CheckContext({ baseUrl: server.baseUrl, apiKey: API_KEY });
+      const listed = new CheckContext({ baseUrl: server.baseUrl, apiKey: API_KEY }, 'https://app.example');
+      const outcomes = await Promise.all(
+        cors.map(async (check) => [(await runCheck(check, withoutOrigin)).outcome, (await runCheck(check, listed)).outcome]),
+      );
+
+      expect(cors.length).toBe(5);
+      expect(outcomes.map(([without]) => without)).not.toContain('fail');
+      expect(outcomes.filter(([without]) => without === 'skip').length).toBeGreaterThanOrEqual(3);
+      expect(withoutOrigin.skipped.every((skipped) => skipped.reason.includes('--origin'))).toBe(true);
+      expect(outcomes.map(([, withListed]) => withListed)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass']);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });
