@@ -7,7 +7,17 @@
 // precondition the data does not meet into a CheckSkipped with its reason.
 import type { OperationId } from '../contract/operations';
 import type { ClientExtended, ErrorCode, ErrorDto } from '../contract/wire-types';
-import { describeExchange, operationPathname, requestHeaders, send, toCurl, type ApiRequest, type Exchange, type KeyRole } from './http';
+import {
+  describeExchange,
+  operationPathname,
+  requestHeaders,
+  requestPath,
+  send,
+  toCurl,
+  type ApiRequest,
+  type Exchange,
+  type KeyRole,
+} from './http';
 import { ExchangeMemory, judgeRequest, judgeResponse, type JudgedRequestInput, type RequestJudgement, type Violation } from './judge';
 import { listViolations, queryString, totalCount, type ListQuery, type PageBody } from './semantics';
 import { specContract, type SpecContract } from './spec-contract';
@@ -89,7 +99,8 @@ export interface CheckContextOptions {
 export function judgedInput(target: Target, request: ApiRequest, url?: string): JudgedRequestInput {
   return {
     method: request.method,
-    path: request.path,
+    // As sent: a key placed in the query (derived/security.ts) is part of the query the judge reads.
+    path: requestPath(target, request),
     headers: requestHeaders(target, request),
     url,
     keyAccepted: request.key === 'valid' ? true : request.key === 'none' ? undefined : false,

@@ -14,6 +14,7 @@ import { elsewhere } from '../../contract-suite/derived/security';
 import { parseRawAnswer } from '../../contract-suite/raw-http';
 import { SpecContract } from '../../contract-suite/spec-contract';
 import { loadSpec, type OpenApiDocument } from '../../contract/spec';
+import { IMPL_API_KEY, startImpl } from '../reach/impl';
 import { API_KEY, startTestServer } from '../support/servers';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- edits of a parsed YAML document
@@ -289,4 +290,26 @@ describe('derived checks against a deployment that accepts only listed origins',
       await server.stop();
     }
   }, 60_000);
+});
+
+describe('derived checks against the third implementation (tests/reach/impl.ts: validation before authentication, its own messages)', () => {
+  test('every derived check passes: a key in the query may be a 400 naming that parameter as well as a 401', async () => {
+    const impl = await startImpl({ shape: 'typical' });
+    const checks: ContractCheck[] = [];
+    for (const generate of Object.values(DERIVED_KINDS))
+      generate((operation, name, run, rules) => checks.push({ operation, name, run, rules }), new SpecContract());
+
+    try {
+      const context = new CheckContext({ baseUrl: impl.url.replace(/\/$/, ''), apiKey: IMPL_API_KEY }, 'https://example.org');
+      const failed: string[] = [];
+      for (const check of checks) {
+        const result = await runCheck(check, context);
+        if (result.outcome !== 'pass') failed.push(`${result.outcome} ${check.name}\n${result.error?.message ?? result.reason}`);
+      }
+
+      expect(failed).toEqual([]);
+    } finally {
+      await impl.close();
+    }
+  }, 120_000);
 });
