@@ -227,8 +227,18 @@ async function writeJunit(file: string, results: readonly RunResult[], target: s
   builder.writeTo(file);
 }
 
-/** The runner: resolves to the exit code (0 pass, 1 violations, 2 usage or target error). */
-export async function runContractCli(argv: readonly string[]): Promise<number> {
+/** A deployment started for a run that names none (the package's CLI passes our own mock, in-process). */
+export interface StartedTarget {
+  baseUrl: string;
+  description: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The runner: resolves to the exit code (0 pass, 1 violations, 2 usage or target error).
+ * Without --base-url it checks what `startDefaultTarget` starts (the suite never imports the server itself).
+ */
+export async function runContractCli(argv: readonly string[], startDefaultTarget?: () => Promise<StartedTarget>): Promise<number> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   let close: (() => Promise<void>) | undefined;
   try {
@@ -243,12 +253,12 @@ export async function runContractCli(argv: readonly string[]): Promise<number> {
       baseUrl = parseBaseUrl(options.baseUrl);
       description = baseUrl;
     } else {
-      // Our own mock, in-process: only loaded when no deployment is named.
-      const { startServer } = await import('../server/mock');
-      const running = await startServer({ host: '127.0.0.1', port: 0 });
-      close = running.close;
-      baseUrl = running.url;
-      description = `our mock in-process at ${baseUrl}`;
+      if (!startDefaultTarget)
+        throw new StartError('--base-url is required here (`client-records-mock contract` starts our mock without it)');
+      const started = await startDefaultTarget();
+      close = started.close;
+      baseUrl = started.baseUrl;
+      description = started.description;
     }
     const target: Target = { baseUrl, apiKey: options.apiKey, maxRate: options.maxRate };
     await probeTarget(target);

@@ -2,7 +2,18 @@
 // is a role, not a string), so a recorded request can be replayed against
 // another target, and a failing one printed as a curl line.
 import { sendRaw, type RawAnswer } from './raw-http';
-import type { Target } from './target';
+
+/** What the checks talk to (target.ts reads one from the environment). */
+export interface Target {
+  /** e.g. `http://127.0.0.1:4000`, without a trailing slash. */
+  baseUrl: string;
+  /** A key the deployment accepts in `X-Api-Key`. */
+  apiKey: string;
+  /** At most this many requests per second (a remote deployment's rate limit); undefined: as fast as answers come. */
+  maxRate?: number;
+  /** Called with every exchange sent to this target (used to record requests for the Prism replay). */
+  onExchange?: (exchange: Exchange) => void;
+}
 
 /**
  * Which `X-Api-Key` the request carries: the target's key, none, one no
