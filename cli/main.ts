@@ -20,9 +20,10 @@ interface Command {
 const PROGRAM = 'client-records-mock';
 
 /** Our mock on 127.0.0.1 and a free port, for `contract` without --base-url. */
-async function startOurMock(): Promise<StartedTarget> {
+async function startOurMock(spec?: string): Promise<StartedTarget> {
   const { startServer } = await import('../server/index');
-  const running = await startServer({ host: '127.0.0.1', port: 0 });
+  // `contract --spec FILE` without --base-url: our mock serves that document, the suite judges against it.
+  const running = await startServer({ host: '127.0.0.1', port: 0, ...(spec ? { specFile: spec } : {}) });
   return { baseUrl: running.url, description: `our mock in-process at ${running.url}`, close: running.close };
 }
 

@@ -171,6 +171,13 @@ export class TransportError extends Error {
   get unreachable(): boolean {
     return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(this.code);
   }
+
+  /** The deployment took the request and gave no (readable) HTTP answer: reset, timed out, or malformed. Anything else (a bad URL) is the suite's own doing. */
+  get answerFailed(): boolean {
+    return /^(ECONNRESET|EPIPE|ETIMEDOUT|ECONNABORTED|TimeoutError|AbortError|UND_ERR_.*|HPE_.*|ERR_STREAM_PREMATURE_CLOSE|TypeError)$/.test(
+      this.code,
+    );
+  }
 }
 
 function transportError(error: unknown, request: ApiRequest, url: string, timeoutMs: number): TransportError {

@@ -9,6 +9,14 @@ import { expectPreferred, operationPaths, type Define } from '../context';
 
 export function listChecks(check: Define, contract: SpecContract): void {
   const PATHS = operationPaths(contract);
+  // The paging bounds and defaults of the document in use (--spec may give other ones).
+  const schemaOf = (name: string) => contract.operation('getClientsSimple').parameters.find((p) => p.name === name)?.schema ?? {};
+  const number = (value: unknown, fallback: number) => (typeof value === 'number' ? value : fallback);
+  const SIZE = {
+    min: number(schemaOf('pageSize').minimum, 1),
+    max: number(schemaOf('pageSize').maximum, 100),
+    default: number(schemaOf('pageSize').default, 25),
+  };
   // ---------------------------------------------------------------- lists (Simple and Extended)
 
   for (const operation of ['getClientsSimple', 'getClientsExtended'] as const) {
@@ -17,7 +25,7 @@ export function listChecks(check: Define, contract: SpecContract): void {
 
     check(
       operation,
-      `GET ${short} → 200 page 1 of 25 by default`,
+      `GET ${short} → 200 page 1 of ${SIZE.default} by default`,
       async (context) => {
         const exchange = await context.get(path);
 
@@ -95,7 +103,7 @@ export function listChecks(check: Define, contract: SpecContract): void {
       operation,
       `GET ${short} → ordered by FullName (English collation, case- and accent-insensitive), then IdClient`,
       async (context) => {
-        const exchange = await context.get(`${path}?pageSize=100`);
+        const exchange = await context.get(`${path}?pageSize=${context.maxPageSize}`);
 
         const results = (exchange.json as PageBody<ClientSimple>).Results;
         for (let i = 1; i < results.length; i += 1) {
@@ -142,8 +150,8 @@ export function listChecks(check: Define, contract: SpecContract): void {
     'getClientsSimple',
     'GET /Client/Simple and /Client/Extended → the same clients, in the same order, with the same basic fields',
     async (context) => {
-      const simple = await context.get(`${PATHS.getClientsSimple}?pageSize=100`);
-      const extended = await context.get(`${PATHS.getClientsExtended}?pageSize=100`);
+      const simple = await context.get(`${PATHS.getClientsSimple}?pageSize=${context.maxPageSize}`);
+      const extended = await context.get(`${PATHS.getClientsExtended}?pageSize=${context.maxPageSize}`);
 
       const basic = (client: ClientSimple) =>
         JSON.stringify([client.IdClient, client.FullName, client.PersonalId, client.Phone, client.Email]);
