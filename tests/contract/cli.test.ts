@@ -24,9 +24,14 @@ const BIN = path.join(ROOT, 'dist/cli/main.js');
 /** Runs the CLI without blocking this process: the in-process server under test must keep answering. */
 function runCli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, 'contract', ...args], { encoding: 'utf8', timeout: 120_000, cwd: os.tmpdir() }, (error, stdout, stderr) => {
-      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, 'contract', ...args],
+      { encoding: 'utf8', timeout: 120_000, cwd: os.tmpdir() },
+      (error, stdout, stderr) => {
+        resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
