@@ -19,10 +19,9 @@ interface Command {
 
 const PROGRAM = 'client-records-mock';
 
-/** Our mock on 127.0.0.1 and a free port, for `contract` without --base-url. */
+/** Our mock on 127.0.0.1 and a free port, for `contract` without --base-url; serving the run's --spec file when it names one. */
 async function startOurMock(spec?: string): Promise<StartedTarget> {
   const { startServer } = await import('../server/index');
-  // `contract --spec FILE` without --base-url: our mock serves that document, the suite judges against it.
   const running = await startServer({ host: '127.0.0.1', port: 0, ...(spec ? { specFile: spec } : {}) });
   return { baseUrl: running.url, description: `our mock in-process at ${running.url}`, close: running.close };
 }

@@ -481,8 +481,9 @@ export interface StartedTarget {
 /**
  * The runner: resolves to the exit code (0 pass, 1 violations, 2 usage or
  * target error, 3 suite error). Without --base-url it checks what
- * `startDefaultTarget` starts. `extra.groups` replaces the check groups (a
- * test's, the derived checks added).
+ * `startDefaultTarget` starts, given the --spec file (the package's bin passes
+ * our own mock; the suite never imports the server itself). `extra.groups`
+ * replaces the check groups (a test's, the derived checks added).
  */
 export async function runContractCli(
   argv: readonly string[],

@@ -1,6 +1,6 @@
-// The contract runner as a CI user meets it: the package's bin (dist/cli/main.js contract)
-// in a child process, as `client-records-mock contract` runs it (npm test builds
-// first). Each exit code is shown with the line that caused it: 0 every check
+// The contract runner as a CI user meets it: the built CLI (dist/contract-suite/cli.js,
+// and the package's bin dist/cli/main.js where our mock is the target) in a child
+// process, as `client-records-mock contract` runs it (npm test builds first). Each exit code is shown with the line that caused it: 0 every check
 // that could run passed; 1 the deployment broke the contract (a mutant of our
 // server: one renamed field of Detail, a broken Ping seen by the first probes);
 // 2 bad usage or an unreachable target; 3 the suite itself failed (a check that
@@ -9,29 +9,26 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../tools/processes';
 import Ajv2020 from 'ajv/dist/2020';
 import YAML from 'yaml';
 import addFormats from 'ajv-formats';
 import { COVERAGE_REPORT_SCHEMA, type CoverageReport } from '../../contract/coverage-report';
 import { runContractCli, USAGE } from '../../contract-suite/cli';
 import { MUTANTS, startMutantProxy, type RunningProxy } from '../../tools/mutants';
+import { freePort } from '../../tools/processes';
 import { API_KEY, ROOT, startTestServer, type TestServer } from '../support/servers';
 
-// The package's bin (cli/main.ts), as a CI user runs it: `client-records-mock contract …`; without --base-url it checks our mock.
+const CLI = path.join(ROOT, 'dist/contract-suite/cli.js');
+
+/** The package's bin: `client-records-mock contract` without --base-url checks our mock, started in-process. */
 const BIN = path.join(ROOT, 'dist/cli/main.js');
 
 /** Runs the CLI without blocking this process: the in-process server under test must keep answering. */
-function runCli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function runCli(args: string[], program: string[] = [CLI]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, 'contract', ...args],
-      { encoding: 'utf8', timeout: 120_000, cwd: os.tmpdir() },
-      (error, stdout, stderr) => {
-        resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-      },
-    );
+    execFile(process.execPath, [...program, ...args], { encoding: 'utf8', timeout: 120_000, cwd: os.tmpdir() }, (error, stdout, stderr) => {
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
   });
 }
 
@@ -234,7 +231,7 @@ describe('client-records-mock contract --spec FILE: the run judges against that 
   test('our mock serving the same document passes; its new sentence is listed as unknown to the sentence table', async () => {
     const spec = editedSpec();
 
-    const { status, stdout } = await runCli(['--spec', spec, '--runs', '20', '--origin', 'https://a.example']);
+    const { status, stdout } = await runCli(['--spec', spec, '--runs', '20', '--origin', 'https://a.example'], [BIN, 'contract']);
 
     expect(status).toBe(0);
     expect(stdout).toContain(`judged against ${spec}`);
