@@ -37,13 +37,14 @@ export function expectConforming(context: CheckContext, exchange: Exchange, as: 
 
 /** The documented error answer: its status and one of its Codes, conforming to the document. */
 export function expectErrorAnswer(context: CheckContext, exchange: Exchange, answer: ErrorAnswer, as?: ApiRequest): ErrorDto {
+  // The judge first: its violations carry the cause a fault shares with every other check it breaks (one fault, one headline).
+  expectConforming(context, exchange, as);
   context.expect(
     exchange.status === answer.status,
     exchange,
     `expected ${answer.status} ${answer.codes.join(' or ')}${answer.when ? ` (error table: ${answer.when})` : ''}, got ${describeStatus(exchange)}`,
     'response.status',
   );
-  expectConforming(context, exchange, as);
   const body = exchange.json as ErrorDto;
   // The answer to HEAD is the GET answer's headers without its content (RFC 9110 §9.3.2): no Code to read.
   if (exchange.request.method === 'HEAD') return body;
