@@ -92,8 +92,6 @@ export function bareError(
   // openapi.yaml: X-Request-Id is on every response; these requests never reached the app, so the id is a fresh one.
   const headers = {
     'X-Request-Id': globalThis.crypto.randomUUID(),
-    // RFC 9110 §6.6.1: an origin server with a clock sends Date on every 2xx, 3xx and 4xx answer, these included.
-    Date: new Date().toUTCString(),
     ...BARE_HEADERS,
     ...extra,
     'Content-Length': String(Buffer.byteLength(body)),
