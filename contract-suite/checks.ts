@@ -12,11 +12,11 @@
 import { CheckContext, CheckSkipped, ContractViolation, type CheckContextOptions, type ContractCheck, type Define } from './context';
 import { coverageChecks } from './checks/coverage';
 import { crossCuttingChecks } from './checks/cross-cutting';
+import { derivedChecks } from './derived';
 import { detailChecks } from './checks/detail';
 import { diagnosticsChecks } from './checks/diagnostics';
 import { filterChecks } from './checks/filters';
 import { listChecks } from './checks/lists';
-import { routingChecks } from './checks/routing';
 import { walkChecks } from './checks/walk';
 import { TransportError } from './http';
 import type { Violation } from './judge';
@@ -35,7 +35,7 @@ export const CHECK_GROUPS: readonly CheckGroup[] = [
   filterChecks,
   detailChecks,
   walkChecks,
-  routingChecks,
+  derivedChecks,
   crossCuttingChecks,
   coverageChecks,
 ];

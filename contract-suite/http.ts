@@ -1,6 +1,7 @@
 // One request, one exchange. Requests are target-independent values (the key
 // is a role, not a string), so a recorded request can be replayed against
 // another target, and a failing one printed as a curl line.
+import { sendRaw, type RawAnswer } from './raw-http';
 
 /** What the checks talk to (target.ts reads one from the environment). */
 export interface Target {
@@ -34,18 +35,35 @@ export function nearMissKeys(apiKey: string): Map<NearMissKey, string> {
   return misses;
 }
 
+/**
+ * The target's key where the security scheme does not declare it (the derived
+ * security checks): in another header (with a prefix such as `Bearer `), in
+ * the query or in a cookie. The request's `key` role still says what
+ * `X-Api-Key` carries (usually none).
+ */
+export type KeyPlacement = { in: 'header'; name: string; prefix?: string } | { in: 'query'; name: string } | { in: 'cookie'; name: string };
+
 export interface ApiRequest {
   method: string;
   /** Path and query exactly as sent, already percent-encoded, e.g. `/api/v1/Client/Simple?pageSize=5`. */
   path: string;
   key: KeyRole;
-  /** Extra request headers (e.g. `Prefer`). */
+  /** Extra request headers (e.g. `Prefer`); on the raw socket their names keep the case given. */
   headers?: Readonly<Record<string, string>>;
+  /** The target's key sent somewhere else as well. */
+  keyAt?: KeyPlacement;
+  /**
+   * Written on the socket byte for byte (raw-http.ts) instead of by fetch. Also
+   * chosen by itself for what fetch would change or refuse: a path the URL
+   * parser normalises (`/./`, `%2e`, `\`), CONNECT, TRACE.
+   */
+  raw?: boolean;
 }
 
 export interface Exchange {
   request: ApiRequest;
   url: string;
+  /** 0 when the connection closed without an answer (only on the raw socket: CONNECT, say). */
   status: number;
   headers: Headers;
   /** The body decoded as UTF-8 (a leading byte order mark dropped, bad bytes replaced): for messages and parsing. */
@@ -55,6 +73,8 @@ export interface Exchange {
   /** The body parsed as JSON, or undefined when it is empty or not JSON. */
   json: unknown;
   ms: number;
+  /** Bytes sent after an answer that has no content by definition (a HEAD answer: RFC 9110 §9.3.2). */
+  unexpectedContent?: number;
 }
 
 export const WRONG_API_KEY = 'contract-suite-wrong-key';
@@ -65,7 +85,8 @@ export const WRONG_API_KEY = 'contract-suite-wrong-key';
  * `/api/v1/...` at `https://gw/records/api/v1/...`).
  */
 export function operationPathname(exchange: Pick<Exchange, 'request'>): string {
-  return new URL(exchange.request.path, 'http://base.invalid').pathname;
+  // As sent, not through the URL parser: it would resolve `/./` and `%2e`, turn `\\` into `/` and read `//x` as a host.
+  return exchange.request.path.split(/[?#]/, 1)[0]!;
 }
 
 /**
@@ -84,7 +105,29 @@ export function requestHeaders(target: Target, request: ApiRequest): Record<stri
   if (request.key === 'valid') headers['X-Api-Key'] = target.apiKey;
   else if (request.key === 'wrong') headers['X-Api-Key'] = WRONG_API_KEY;
   else if (request.key !== 'none') headers['X-Api-Key'] = nearMissKeys(target.apiKey).get(request.key) ?? WRONG_API_KEY;
+  const at = request.keyAt;
+  if (at?.in === 'header') headers[at.name] = `${at.prefix ?? ''}${target.apiKey}`;
+  if (at?.in === 'cookie') headers.Cookie = `${at.name}=${encodeURIComponent(target.apiKey)}`;
   return headers;
+}
+
+/** The request's path and query as sent: with the key appended to the query when it is placed there. */
+export function requestPath(target: Target, request: ApiRequest): string {
+  if (request.keyAt?.in !== 'query') return request.path;
+  const pair = `${encodeURIComponent(request.keyAt.name)}=${encodeURIComponent(target.apiKey)}`;
+  return request.path + (request.path.includes('?') ? '&' : '?') + pair;
+}
+
+/** Methods fetch refuses to send (the Fetch standard's forbidden methods). */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** True when fetch would send something else than the request says (a normalised path, a refused method). */
+export function needsRawSocket(target: Target, request: ApiRequest): boolean {
+  if (request.raw || FORBIDDEN_METHODS.has(request.method.toUpperCase())) return true;
+  const base = new URL(target.baseUrl);
+  const written = base.origin + base.pathname.replace(/\/+$/, '') + requestPath(target, request);
+  const parsed = new URL(written);
+  return parsed.origin + parsed.pathname + parsed.search !== written;
 }
 
 function parseJson(text: string): unknown {
@@ -150,32 +193,59 @@ function transportError(error: unknown, request: ApiRequest, url: string, timeou
 /** Node's fetch (undici) keeps connections alive, so a run of requests reuses one socket. */
 export async function send(target: Target, request: ApiRequest, timeoutMs = 15_000): Promise<Exchange> {
   await pace(target);
-  const url = target.baseUrl + request.path;
+  const url = target.baseUrl + requestPath(target, request);
   const started = performance.now();
-  let response: Response;
-  let bytes: Uint8Array;
-  try {
-    response = await fetch(url, {
-      method: request.method,
-      headers: requestHeaders(target, request),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    bytes = new Uint8Array(await response.arrayBuffer());
-  } catch (error) {
-    throw transportError(error, request, url, timeoutMs);
+  let exchange: Exchange;
+  if (needsRawSocket(target, request)) {
+    const prefix = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
+    let answer: RawAnswer;
+    try {
+      answer = await sendRaw(
+        target.baseUrl,
+        { method: request.method, target: prefix + requestPath(target, request), headers: Object.entries(requestHeaders(target, request)) },
+        timeoutMs,
+      );
+    } catch (error) {
+      throw transportError({ cause: error }, request, url, timeoutMs);
+    }
+    const text = new TextDecoder('utf-8').decode(answer.body);
+    exchange = {
+      request,
+      url,
+      status: answer.status,
+      headers: answer.headers,
+      text,
+      bytes: answer.body,
+      json: parseJson(text),
+      ms: performance.now() - started,
+      unexpectedContent: answer.unexpectedContent,
+    };
+  } else {
+    let response: Response;
+    let bytes: Uint8Array;
+    try {
+      response = await fetch(url, {
+        method: request.method,
+        headers: requestHeaders(target, request),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      bytes = new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      throw transportError(error, request, url, timeoutMs);
+    }
+    const text = new TextDecoder('utf-8').decode(bytes);
+    exchange = {
+      request,
+      url,
+      status: response.status,
+      headers: response.headers,
+      text,
+      bytes,
+      json: parseJson(text),
+      ms: performance.now() - started,
+    };
   }
-  const text = new TextDecoder('utf-8').decode(bytes);
-  const exchange: Exchange = {
-    request,
-    url,
-    status: response.status,
-    headers: response.headers,
-    text,
-    bytes,
-    json: parseJson(text),
-    ms: performance.now() - started,
-  };
   target.onExchange?.(exchange);
   return exchange;
 }
@@ -195,15 +265,24 @@ function shellQuote(text: string): string {
  */
 export function toCurl(target: Target, request: ApiRequest): string {
   const parts = ['curl', '-i', '--globoff'];
-  if (request.method !== 'GET') parts.push('-X', request.method);
+  // curl, like fetch, would resolve `/./` and `/../` before sending.
+  if (needsRawSocket(target, request)) parts.push('--path-as-is');
+  if (request.method === 'HEAD') parts.push('--head');
+  else if (request.method !== 'GET') parts.push('-X', request.method);
+  const hidden = target.apiKey !== 'dev-key';
   for (const [name, value] of Object.entries(requestHeaders(target, request))) {
     if (name === 'Accept') continue;
     if (name === 'X-Api-Key' && request.key === 'valid' && value !== 'dev-key') parts.push('-H', '"X-Api-Key: $CONTRACT_API_KEY"');
-    else if (name === 'X-Api-Key' && request.key !== 'wrong' && target.apiKey !== 'dev-key')
+    else if (name === 'X-Api-Key' && request.key !== 'wrong' && request.key !== 'valid' && hidden)
       parts.push('-H', `"X-Api-Key: <${request.key} near miss of $CONTRACT_API_KEY>"`);
+    else if (hidden && request.keyAt && request.keyAt.in !== 'query' && value.includes(target.apiKey))
+      parts.push('-H', `"${name}: ${value.replace(target.apiKey, '$CONTRACT_API_KEY')}"`);
     else parts.push('-H', shellQuote(`${name}: ${value}`));
   }
-  parts.push(shellQuote(target.baseUrl + request.path));
+  const url = target.baseUrl + requestPath(target, request);
+  parts.push(
+    hidden && request.keyAt?.in === 'query' ? `"${url.replace(encodeURIComponent(target.apiKey), '$CONTRACT_API_KEY')}"` : shellQuote(url),
+  );
   return parts.join(' ');
 }
 

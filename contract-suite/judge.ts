@@ -752,6 +752,8 @@ export function judgeResponse(
   const badHeaders = response ? declaredHeaders(j, response) : new Set<string>();
   corsRules(j);
   if (!response) return j.violations;
+  // RFC 9110 §9.3.2: the answer to HEAD carries the headers a GET answer would and never content: no body to hold.
+  if (judged.request.method.toUpperCase() === 'HEAD') return j.violations;
   const body = content(j, response);
   if (!body.parsed) return j.violations;
   if (status >= 400) errorRules(j, response, body.value);

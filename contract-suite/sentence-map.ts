@@ -89,9 +89,11 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   // 404 | `CLIENT_NOT_FOUND` | `Detail` of a well-formed uuid that no client has
   'info#errors:404-clientnotfound-detail-of-2d2134': { rules: ['error.code', 'check.detail-not-found'] },
   // 404 | `NOT_FOUND` | no such path (paths are case-sensitive and exact, no trailing slash)
-  'info#errors:404-notfound-no-such-9a043b': { rules: ['request.path', 'error.code'] },
+  'info#errors:404-notfound-no-such-9a043b': { rules: ['request.path', 'error.code', 'check.path-normalisation'] },
   // 405 | `METHOD_NOT_ALLOWED` | any method but GET on a known path; the `Allow: GET` header is set
-  'info#errors:405-methodnotallowed-any-method-9dff25': { rules: ['request.method', 'error.code', 'response.header'] },
+  'info#errors:405-methodnotallowed-any-method-9dff25': {
+    rules: ['request.method', 'error.code', 'response.header', 'check.no-method-override', 'check.head-no-content'],
+  },
   // 500 | `TEST_EXCEPTION` | always, from `Diagnostics/Exception`
   'info#errors:500-testexception-always-from-82a8fa': { rules: ['check.exception', 'error.code'] },
   // 500 | `INTERNAL_ERROR` | anything unexpected, or a simulated failure; never a stack trace
@@ -181,7 +183,7 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   // A term made only of digits, spaces, `+`, `-` and brackets, with at least one digit, also matches when its d…
   'getClientsExtended.param.filter:a-term-made-only-e3368f': { rules: ['check.filter-phone-digits', 'filter.text'] },
   // Every character is plain text: `+` and `%20` both mean a space; `O'Brien`, `@`, `/`, `(` and `,` need no es…
-  'getClientsExtended.param.filter:every-character-is-plain-396e7d': { rules: ['check.filter-plain-text'] },
+  'getClientsExtended.param.filter:every-character-is-plain-396e7d': { rules: ['check.filter-plain-text', 'check.allow-reserved'] },
   // Only clients assigned to this staff member.
   'getClientsExtended.param.idStaff:only-clients-assigned-to-f3eed6': { rules: ['filter.staff', 'check.filter-ids'] },
   // An unknown uuid matches no client.
@@ -211,7 +213,7 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   // The values are the same as in the lists for the same client: `PersonalInfo`, `ContactInfo` and `Status` equ…
   'getClientDetail:the-values-are-the-a1fa51': { rules: ['detail.agrees-with-list'] },
   // A value that is not a uuid is `400`; a uuid that no client has is `404 CLIENT_NOT_FOUND`.
-  'getClientDetail:a-value-that-is-869cea': { rules: ['request.value', 'check.detail-bad-id', 'check.detail-not-found'] },
+  'getClientDetail:a-value-that-is-869cea': { rules: ['request.value', 'error.message', 'check.detail-not-found'] },
   // The client's `IdClient`, as returned by the lists.
   'getClientDetail.param.idClient:the-client-s-idclient-d3a87f': { rules: ['detail.id', 'detail.agrees-with-list'] },
   // Uuids are compared case-insensitively (RFC 9562 §4: UUIDs are case-insensitive on input), so the same uuid …
@@ -229,7 +231,9 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   // Unknown client
   'getClientDetail.404.clientNotFound.summary:unknown-client-cd8f8e': { rules: ['check.detail-not-found'] },
   // Required on every `/api/v1/Client/*` operation.
-  'security.ApiKeyAuth:required-on-every-apiv1client-012430': { rules: ['request.key-missing'] },
+  'security.ApiKeyAuth:required-on-every-apiv1client-012430': {
+    rules: ['request.key-missing', 'check.key-elsewhere', 'check.key-header-case'],
+  },
   // The mock accepts `dev-key` unless keys are configured (`API_KEYS`).
   'security.ApiKeyAuth:the-mock-accepts-devkey-5bdf4e': {
     reason: "A default of our mock's configuration (API_KEYS), not of the API: the runner takes the deployment's key with --api-key.",

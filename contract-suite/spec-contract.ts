@@ -20,6 +20,9 @@ export interface SpecParameter {
   allowEmptyValue: boolean;
   /** JSON pointer of its schema, after `$ref`s (for validator()). */
   schemaPointer: string;
+  description: string;
+  /** Its `example`, or the first of its `examples`, when it has one (the derived checks fill a path with it). */
+  example?: unknown;
 }
 
 /** Where a security scheme of type apiKey wants the credential (components.securitySchemes). */
@@ -270,6 +273,7 @@ export class SpecContract {
       const parameters = ((get.parameters ?? []) as unknown[]).map((_, i) => {
         const resolved = this.resolve(`${pointer}/parameters/${i}`);
         const parameter = resolved.node;
+        const examples = Object.values((parameter.examples ?? {}) as Record<string, { value?: unknown }>);
         return {
           name: String(parameter.name),
           in: parameter.in as SpecParameter['in'],
@@ -278,6 +282,8 @@ export class SpecContract {
           allowReserved: parameter.allowReserved === true,
           allowEmptyValue: parameter.allowEmptyValue === true,
           schemaPointer: `${resolved.pointer}/schema`,
+          description: typeof parameter.description === 'string' ? parameter.description : '',
+          example: 'example' in parameter ? parameter.example : examples[0]?.value,
         };
       });
       const requirements = ((get.security as Json[] | undefined) ?? (this.spec.security as Json[] | undefined) ?? []) as Json[];

@@ -45,14 +45,17 @@ function editResults(response: ProxiedResponse, edit: (item: JsonObject) => void
 }
 
 function editQuery(request: ProxiedRequest, edit: (params: URLSearchParams) => void): void {
-  const [path, query = ''] = request.url.split('?') as [string, string?];
+  // At the first "?" only: a value may hold another (allowReserved).
+  const at = request.url.indexOf('?');
+  const [path, query] = at < 0 ? [request.url, ''] : [request.url.slice(0, at), request.url.slice(at + 1)];
   const params = new URLSearchParams(query);
   edit(params);
   const rebuilt = params.toString();
   request.url = rebuilt ? `${path}?${rebuilt}` : path;
 }
 
-const queryOf = (request: ProxiedRequest) => new URLSearchParams(request.url.split('?')[1] ?? '');
+const queryOf = (request: ProxiedRequest) =>
+  new URLSearchParams(request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '');
 const isUnfiltered = (request: ProxiedRequest) =>
   ['active', 'filter', 'idStaff', 'idLocation'].every((name) => !queryOf(request).has(name));
 
@@ -92,7 +95,167 @@ function editDeep(value: unknown, key: string, edit: (text: string, owner: JsonO
 const isClientAnswer = (request: ProxiedRequest, response: ProxiedResponse) =>
   (isList(request) || isDetail(request)) && response.status === 200;
 
-/** The faults the issue lists, then a few more. */
+/** The operation paths as openapi.yaml writes them, for the mutants that route near misses to them. */
+const OPERATION_PATH = /^\/api\/v1\/(Diagnostics\/(Ping|Exception)|Client\/(Simple|Extended)|Client\/Detail\/[^/]+)$/;
+
+function setPath(request: ProxiedRequest, path: string): void {
+  const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+  request.url = path + query;
+}
+
+/**
+ * Faults of the kinds the derived checks look for (issue 23): what a loose
+ * router, a lax validator or a helpful framework does. Each breaks one
+ * sentence of openapi.yaml, or of an RFC it brings in.
+ */
+export const DERIVED_MUTANTS: readonly Mutant[] = [
+  {
+    name: 'paths matched case-insensitively (/api/v1/client/simple is Simple)',
+    request: (request) => {
+      const path = pathOf(request);
+      const known = ['/api/v1/Diagnostics/Ping', '/api/v1/Diagnostics/Exception', '/api/v1/Client/Simple', '/api/v1/Client/Extended'];
+      const found = known.find((candidate) => candidate.toLowerCase() === path.toLowerCase());
+      const detail = /^\/api\/v1\/client\/detail\/([^/]+)$/i.exec(path);
+      if (found) setPath(request, found);
+      else if (detail) setPath(request, `/api/v1/Client/Detail/${detail[1]}`);
+    },
+  },
+  {
+    name: 'a trailing slash accepted (/api/v1/Client/Simple/ is Simple)',
+    request: (request) => {
+      const path = pathOf(request);
+      if (path.length > 1 && path.endsWith('/') && OPERATION_PATH.test(path.slice(0, -1))) setPath(request, path.slice(0, -1));
+    },
+  },
+  {
+    name: 'a trailing slash redirected (308 to the path without it, as Flask and Go do)',
+    response: (request, response) => {
+      const path = pathOf(request);
+      if (path.endsWith('/') && OPERATION_PATH.test(path.slice(0, -1))) {
+        response.status = 308;
+        response.headers = { location: path.slice(0, -1), 'content-type': 'text/plain' };
+        response.body = Buffer.from('Permanent Redirect');
+      }
+    },
+  },
+  {
+    name: 'a .json suffix stripped before routing (Spring suffix pattern)',
+    request: (request) => {
+      const path = pathOf(request);
+      if (path.endsWith('.json') && OPERATION_PATH.test(path.slice(0, -5))) setPath(request, path.slice(0, -5));
+    },
+  },
+  {
+    name: 'dot segments redirected to the cleaned path (Go ServeMux: 301)',
+    response: (request, response) => {
+      const path = pathOf(request);
+      if (/\/\.\.?(\/|$)/.test(path)) {
+        const cleaned = new URL(path, 'http://x').pathname;
+        response.status = 301;
+        response.headers = { location: cleaned, 'content-type': 'text/plain' };
+        response.body = Buffer.from('Moved Permanently');
+      }
+    },
+  },
+  {
+    name: '%2F decoded before routing (/api/v1/Client%2FSimple is Simple)',
+    request: (request) => {
+      const path = pathOf(request);
+      if (/%2F/i.test(path) && OPERATION_PATH.test(path.replace(/%2F/gi, '/'))) setPath(request, path.replace(/%2F/gi, '/'));
+    },
+  },
+  {
+    name: 'a byte order mark before every JSON body (RFC 8259 §8.1: MUST NOT)',
+    response: (_request, response) => {
+      if (/json/.test(String(response.headers['content-type'] ?? '')) && response.body.length > 0)
+        response.body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), response.body]);
+    },
+  },
+  {
+    name: 'HEAD answered 200 as GET without content (Express answers HEAD with the GET route)',
+    request: (request) => {
+      if (request.method === 'HEAD') {
+        request.method = 'GET';
+        request.headers['x-mutant-head'] = '1';
+      }
+    },
+    response: (request, response) => {
+      if (request.headers['x-mutant-head']) response.body = Buffer.alloc(0);
+    },
+  },
+  {
+    name: 'X-HTTP-Method-Override honoured (a POST that says GET is a GET)',
+    request: (request) => {
+      const override = request.headers['x-http-method-override'];
+      if (typeof override === 'string') request.method = override.toUpperCase();
+    },
+  },
+  {
+    name: 'an OPTIONS with Access-Control-Request-Method but no Origin answered as a preflight',
+    request: (request) => {
+      if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] && !request.headers.origin)
+        request.headers.origin = 'https://mutant.example';
+    },
+    response: (request, response) => {
+      if (request.headers.origin === 'https://mutant.example') delete response.headers['access-control-allow-origin'];
+    },
+  },
+  {
+    name: 'the key accepted in the query (?X-Api-Key=…)',
+    request: (request) => {
+      if (!queryOf(request).has('X-Api-Key')) return;
+      editQuery(request, (params) => {
+        const key = params.get('X-Api-Key');
+        if (key === null) return;
+        params.delete('X-Api-Key');
+        request.headers['x-api-key'] = key;
+      });
+    },
+  },
+  {
+    name: "the query cut at a second '?' (a reserved character of an allowReserved value)",
+    request: (request) => {
+      const first = request.url.indexOf('?');
+      const second = first < 0 ? -1 : request.url.indexOf('?', first + 1);
+      if (second >= 0) request.url = request.url.slice(0, second);
+    },
+  },
+  {
+    name: 'the key accepted as Authorization: Bearer',
+    request: (request) => {
+      const bearer = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''));
+      if (bearer && request.headers['x-api-key'] === undefined) request.headers['x-api-key'] = bearer[1];
+    },
+  },
+  {
+    name: 'pageSize bound off by one (100 rejected: "< 100" for "<= 100")',
+    request: (request) => {
+      if (isList(request)) editQuery(request, (params) => params.get('pageSize') === '100' && params.set('pageSize', '101'));
+    },
+  },
+  {
+    name: 'filter length counted in UTF-16 units (200 emoji rejected)',
+    request: (request) => {
+      if (isExtended(request))
+        editQuery(request, (params) => {
+          const filter = params.get('filter');
+          if (filter !== null && filter.length > 200 && [...filter].length <= 200) params.set('filter', 'x'.repeat(201));
+        });
+    },
+  },
+  {
+    name: 'uuids validated in lower case only (an upper-case idStaff is 400)',
+    request: (request) => {
+      if (isExtended(request))
+        editQuery(request, (params) => {
+          const id = params.get('idStaff');
+          if (id !== null && id !== id.toLowerCase()) params.set('idStaff', 'not-a-uuid');
+        });
+    },
+  },
+];
+
+/** The faults the issue lists, then a few more; then those of the derived checks' kinds. */
 export const MUTANTS: readonly Mutant[] = [
   {
     name: 'a required field dropped (PersonalId of every Simple item)',
@@ -180,7 +343,7 @@ export const MUTANTS: readonly Mutant[] = [
       if (isList(request)) editQuery(request, (params) => params.delete('page'));
     },
     response: (request, response) => {
-      const page = new URLSearchParams(request.url.split('?')[1] ?? '').get('page');
+      const page = queryOf(request).get('page');
       if (isList(request) && response.status === 200 && page !== null) editJson(response, (body) => void (body.Page = Number(page)));
     },
   },
@@ -399,6 +562,8 @@ export const MUTANTS: readonly Mutant[] = [
       if (pathOf(request) === '/api/v1/Diagnostics/Ping' && response.status === 200) response.body = Buffer.from('"Ping"');
     },
   },
+  // Issue 23: the kinds the derived checks look for (DERIVED_MUTANTS below).
+  ...DERIVED_MUTANTS,
 ];
 
 export interface RunningProxy {

@@ -1,6 +1,7 @@
 // Rules that hold for every operation: X-Request-Id (echoed exactly when the
-// spec says, generated otherwise), CORS for a request with an Origin and for a
-// preflight, and keys that almost match the real one. None needs a client: on
+// spec says, generated otherwise), CORS for a request with an Origin, and keys
+// that almost match the real one (preflights are derived per path:
+// derived/methods.ts). None needs a client: on
 // an empty deployment Detail is asked for an unknown id (a 404 has the same
 // headers). A deployment that accepts only listed origins answers the
 // default Origin without Access-Control-Allow-Origin: then the CORS checks
@@ -124,41 +125,6 @@ export function crossCuttingChecks(check: Define): void {
       }
     },
     ['check.cors', 'cors.allow-origin', 'cors.expose'],
-  );
-  check(
-    'cross-cutting',
-    'OPTIONS every operation as a CORS preflight → 2xx allowing the Origin, GET and the X-Api-Key header (CORS)',
-    async (context) => {
-      const origin = context.origin;
-      for (const { request } of await operationRequests(context)) {
-        const preflight: ApiRequest = {
-          method: 'OPTIONS',
-          path: request.path,
-          key: 'none',
-          headers: { Origin: origin, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key' },
-        };
-        // The judge holds a preflight to the preflight rules (2xx, the allowed origin, methods and headers), not to the operation's statuses.
-        const exchange = await context.call(preflight);
-
-        const allowed = exchange.headers.get('access-control-allow-origin');
-        if (allowed === null) noAllowOrigin(context, exchange);
-        const methods = headerList(exchange, 'access-control-allow-methods');
-        context.expect(
-          methods.includes('get') || methods.includes('*'),
-          exchange,
-          'Access-Control-Allow-Methods does not name GET',
-          'cors.preflight',
-        );
-        const headers = headerList(exchange, 'access-control-allow-headers');
-        context.expect(
-          headers.includes('x-api-key') || headers.includes('*'),
-          exchange,
-          'Access-Control-Allow-Headers does not name X-Api-Key',
-          'cors.preflight',
-        );
-      }
-    },
-    ['check.preflight', 'cors.preflight'],
   );
   check(
     'cross-cutting',

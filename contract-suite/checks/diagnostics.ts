@@ -1,5 +1,5 @@
 // Checks of the two public diagnostics operations (ping, exception).
-import { expectPreferred, methodChecks, operationPaths, testExceptionMessage, unknownParameterCheck, type Define } from '../context';
+import { expectPreferred, operationPaths, testExceptionMessage, type Define } from '../context';
 import type { SpecContract } from '../spec-contract';
 
 export function diagnosticsChecks(check: Define, contract: SpecContract): void {
@@ -29,8 +29,6 @@ export function diagnosticsChecks(check: Define, contract: SpecContract): void {
     },
     ['check.ping'],
   );
-  unknownParameterCheck(check, 'ping', PATHS.ping, 'none');
-  methodChecks(check, 'ping', PATHS.ping);
   check(
     'ping',
     'GET /Diagnostics/Ping with Prefer: code=500 → 500 INTERNAL_ERROR',
@@ -76,6 +74,4 @@ export function diagnosticsChecks(check: Define, contract: SpecContract): void {
     },
     ['check.prefer'],
   );
-  unknownParameterCheck(check, 'exception', PATHS.exception, 'none');
-  methodChecks(check, 'exception', PATHS.exception);
 }

@@ -386,35 +386,4 @@ export function filterChecks(check: Define, contract: SpecContract): void {
     },
     ['check.unknown-id'],
   );
-  for (const [parameter, value, why] of [
-    ['active', 'yes', 'not a boolean'],
-    ['active', '1', 'not true or false'],
-    ['active', '', 'empty'],
-    ['idStaff', 'not-a-uuid', 'not a uuid'],
-    ['idStaff', `${UNKNOWN_ID}0`, 'too long for a uuid'],
-    ['idLocation', '12345', 'not a uuid'],
-    ['filter', 'x'.repeat(FILTER_MAX + 1), `longer than ${FILTER_MAX} characters`],
-  ] as const) {
-    check(
-      'getClientsExtended',
-      `GET /Client/Extended?${parameter}=${value.length > 40 ? `<${value.length} chars>` : value} → 400 VALIDATION_ERROR naming ${parameter} (${why})`,
-      async (context) => {
-        const exchange = await context.get(`${extended}?${parameter}=${encodeURIComponent(value)}`);
-
-        const body = context.expectError(exchange, 400, 'VALIDATION_ERROR');
-        context.expect(body.Message.includes(parameter), exchange, `the Message does not name ${parameter}`, 'error.message');
-      },
-      ['request.value', 'error.message'],
-    );
-  }
-  check(
-    'getClientsExtended',
-    "GET /Client/Simple?active=true → 400: Extended's filters are unknown to Simple",
-    async (context) => {
-      const exchange = await context.get(`${PATHS.getClientsSimple}?active=true`);
-
-      context.expectError(exchange, 400, 'VALIDATION_ERROR');
-    },
-    ['request.unknown-parameter'],
-  );
 }

@@ -1,17 +1,11 @@
-// Checks of the two list operations: paging, order, totals, Link, validation, auth, methods.
+// Checks of the two list operations: defaults, paging, order, totals, Link,
+// Prefer. Each parameter's bounds, types, repetition, undocumented names, the
+// key and the methods are derived from openapi.yaml (derived/).
 import type { ClientExtended, ClientSimple } from '../../contract/wire-types';
 import { pathBelowBase, type Exchange } from '../http';
 import { compareClients, linkRelations, queryString, totalCount, type PageBody } from '../semantics';
 import type { SpecContract } from '../spec-contract';
-import {
-  authChecks,
-  expectPreferred,
-  methodChecks,
-  operationPaths,
-  unknownParameterCheck,
-  type Define,
-  type OperationName,
-} from '../context';
+import { expectPreferred, operationPaths, type Define } from '../context';
 
 export function listChecks(check: Define, contract: SpecContract): void {
   const PATHS = operationPaths(contract);
@@ -23,7 +17,6 @@ export function listChecks(check: Define, contract: SpecContract): void {
     max: number(schemaOf('pageSize').maximum, 100),
     default: number(schemaOf('pageSize').default, 25),
   };
-  const PAGE_MAX = number(schemaOf('page').maximum, 2 ** 31 - 1);
   // ---------------------------------------------------------------- lists (Simple and Extended)
 
   for (const operation of ['getClientsSimple', 'getClientsExtended'] as const) {
@@ -52,44 +45,6 @@ export function listChecks(check: Define, contract: SpecContract): void {
       },
       ['list.echo'],
     );
-    boundsChecks(check, operation, path, short);
-    for (const [parameter, value, why] of [
-      ['pageSize', String(SIZE.max + 1), 'above the maximum'],
-      ['pageSize', '0', 'zero'],
-      ['pageSize', '-1', 'negative'],
-      ['pageSize', '2.5', 'a fraction'],
-      ['pageSize', 'ten', 'not a number'],
-      ['pageSize', '', 'empty'],
-      ['page', '0', 'zero'],
-      ['page', '-3', 'negative'],
-      ['page', '1.5', 'a fraction'],
-      ['page', 'first', 'not a number'],
-      ['page', '', 'empty'],
-      ['page', String(PAGE_MAX + 1), 'above the int32 maximum'],
-    ] as const) {
-      check(
-        operation,
-        `GET ${short}?${parameter}=${value} → 400 VALIDATION_ERROR naming ${parameter} (${why}; never clamped)`,
-        async (context) => {
-          const exchange = await context.get(`${path}?${parameter}=${encodeURIComponent(value)}`);
-
-          const body = context.expectError(exchange, 400, 'VALIDATION_ERROR');
-          context.expect(body.Message.includes(parameter), exchange, `the Message does not name ${parameter}`, 'error.message');
-        },
-        ['request.value', 'error.message'],
-      );
-    }
-    check(
-      operation,
-      `GET ${short}?pageSize=5&pageSize=6 → 400 VALIDATION_ERROR for a parameter given twice`,
-      async (context) => {
-        const exchange = await context.get(`${path}?pageSize=5&pageSize=6`);
-
-        context.expectError(exchange, 400, 'VALIDATION_ERROR');
-      },
-      ['request.repeated'],
-    );
-    unknownParameterCheck(check, operation, path, 'valid');
     check(
       operation,
       `GET ${short} → a page past the end is 200 with no Results, echoing Page`,
@@ -183,31 +138,12 @@ export function listChecks(check: Define, contract: SpecContract): void {
       },
       ['check.link-follow'],
     );
-    authChecks(check, operation, path);
-    methodChecks(check, operation, path);
     check(
       operation,
       `GET ${short} with Prefer: code=500 → 500 INTERNAL_ERROR`,
       (context) => expectPreferred(context, operation, path, 500, 'INTERNAL_ERROR'),
       ['check.prefer'],
     );
-  }
-
-  function boundsChecks(check: Define, operation: OperationName, path: string, short: string): void {
-    for (const pageSize of [String(SIZE.min), String(SIZE.max)]) {
-      check(
-        operation,
-        `GET ${short}?pageSize=${pageSize} → 200 with up to ${pageSize} clients (the bounds are accepted)`,
-        async (context) => {
-          const query = { pageSize };
-
-          const exchange = await context.get(path + queryString(query));
-
-          context.expectList(exchange, query);
-        },
-        ['request.value'],
-      );
-    }
   }
 
   check(

@@ -57,9 +57,12 @@ function corsPolicy(config: HygieneSettings, control: ControlPort | undefined): 
   const policy = options(['GET']);
   const controlPolicy = control ? options(control.methods) : policy;
   return (req, res, next) => {
-    // Only a real preflight is answered here; any other OPTIONS is a method the path does not allow (405).
-    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] === undefined) {
-      next();
+    // Only a real preflight (openapi.yaml, CORS: OPTIONS with Origin and Access-Control-Request-Method) is
+    // answered here. Any other OPTIONS is a method the path does not allow (405), and gets the CORS headers of
+    // any request with an Origin: the cors package would take it for a preflight, so it sees it as a GET.
+    const preflight = req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
+    if (req.method === 'OPTIONS' && !preflight) {
+      policy(Object.create(req, { method: { value: 'GET' } }) as typeof req, res, next);
       return;
     }
     (control && req.path.startsWith(control.prefix) ? controlPolicy : policy)(req, res, next);

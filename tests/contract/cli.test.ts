@@ -26,9 +26,14 @@ const BIN = path.join(ROOT, 'dist/cli/main.js');
 /** Runs the CLI without blocking this process: the in-process server under test must keep answering. */
 function runCli(args: string[], program: string[] = [CLI]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [...program, ...args], { encoding: 'utf8', timeout: 120_000, cwd: os.tmpdir() }, (error, stdout, stderr) => {
-      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [...program, ...args],
+      { encoding: 'utf8', timeout: 120_000, cwd: os.tmpdir(), maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -235,7 +240,8 @@ describe('client-records-mock contract --spec FILE: the run judges against that 
 
     expect(status).toBe(0);
     expect(stdout).toContain(`judged against ${spec}`);
-    expect(stdout).toContain('GET /Client/Simple?pageSize=51 → 400 VALIDATION_ERROR naming pageSize');
+    // The derived bound check of that document: its maximum, not the bundled one.
+    expect(stdout).toContain('query parameter pageSize, maximum 50: "50" accepted; "51" → 400 VALIDATION_ERROR naming pageSize');
     expect(stdout).toMatch(/"Answers within 10 ms\." — not in this suite's sentence table/);
   }, 120_000);
 

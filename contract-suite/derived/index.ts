@@ -1,0 +1,33 @@
+// The checks derived from the served document, mechanically: one generator per
+// kind, each walking the SpecContract it is given (the bundled openapi.yaml,
+// or another version of it) and defining named checks. A rule the document
+// states gets checks; a rule it does not state gets none; nothing here names
+// a path, a parameter or a value of this API.
+//   paths.ts       near misses of every path template (case, encoding, dot
+//                  segments, slashes, suffixes, parameters empty or split)
+//   methods.ts     every path × every method, CORS preflights and look-alikes,
+//                  method overrides
+//   parameters.ts  every parameter × every keyword of its schema, presence
+//                  without a value, repetition, allowReserved, undocumented names
+//   security.ts    every security scheme: the credential where it is declared,
+//                  and nowhere else
+// Every answer is also held to the document as a whole (spec-contract.ts:
+// status, headers, media type and its RFC 8259 rules, body schema).
+import type { Define } from '../context';
+import type { SpecContract } from '../spec-contract';
+import { methodMatrixChecks } from './methods';
+import { parameterChecks } from './parameters';
+import { pathChecks } from './paths';
+import { securityChecks } from './security';
+
+/** The generators in run order (defined as one group in checks.ts). */
+export const DERIVED_KINDS = {
+  paths: pathChecks,
+  methods: methodMatrixChecks,
+  parameters: parameterChecks,
+  security: securityChecks,
+} as const satisfies Record<string, (check: Define, contract: SpecContract) => void>;
+
+export function derivedChecks(check: Define, contract: SpecContract): void {
+  for (const generate of Object.values(DERIVED_KINDS)) generate(check, contract);
+}

@@ -1,0 +1,297 @@
+// Every path × every method: the methods RFC 9110 defines, PATCH (RFC 5789)
+// and one no RFC defines, each answered as the error table says (405 with the
+// `Allow` header naming the path item's methods), plus the headers that turn a
+// request into something else:
+//   - a CORS preflight (info.description, CORS: `OPTIONS` with `Origin` and
+//     `Access-Control-Request-Method`), answered as that section says, and the
+//     requests that only look like one (an `OPTIONS` with one of the two
+//     headers is "a method like any other"; a GET or a POST with both is no
+//     preflight at all);
+//   - method overrides that stacks honour (ASP.NET Web API and Google's
+//     `X-HTTP-Method-Override`, OData's `X-HTTP-Method`, `X-Method-Override`,
+//     the `_method` query parameter of Rails, Laravel and Express's
+//     method-override): the method on the request line is the method.
+// CONNECT's request-target is an authority (`host:port`, RFC 9110 §9.3.6), so
+// a CONNECT to a path may also be refused as malformed (RFC 9112 §3.2: 400,
+// or the connection closed) before any route is looked at; the document
+// leaves that open, and the check accepts it.
+import type { CheckContext, Define } from '../context';
+import type { ApiRequest, Exchange, KeyRole } from '../http';
+import type { SpecContract, SpecOperation } from '../spec-contract';
+import {
+  declaredMethods,
+  everywhereHeaders,
+  EXTENSION_METHOD,
+  examplePath,
+  operationError,
+  preflightRule,
+  RFC_METHODS,
+  type ErrorAnswer,
+  checkOperation,
+} from './document';
+import { expectAllowedOrigin, expectConforming, expectErrorAnswer, expectRejected, headerItems, plainAnswer } from './expect';
+
+/** Request headers HTTP stacks read as "treat this request as that method". */
+const OVERRIDE_HEADERS = ['X-HTTP-Method-Override', 'X-HTTP-Method', 'X-Method-Override'];
+/** The query parameter form-based stacks read the same way. */
+const OVERRIDE_PARAMETER = '_method';
+
+/** A 405 as the error table says, with `Allow` naming exactly the path item's methods (RFC 9110 §15.5.6: MUST). */
+function expectNotAllowed(context: CheckContext, exchange: Exchange, answer: ErrorAnswer, declared: readonly string[]): void {
+  expectErrorAnswer(context, exchange, answer);
+  const allow = (exchange.headers.get('allow') ?? '')
+    .split(',')
+    .map((method) => method.trim())
+    .filter(Boolean);
+  context.expect(
+    allow.length === declared.length && declared.every((method) => allow.includes(method)),
+    exchange,
+    `expected Allow: ${declared.join(', ')}, got ${exchange.headers.get('allow') ?? '(none)'}`,
+  );
+}
+
+function operationChecks(check: Define, contract: SpecContract, operation: SpecOperation): void {
+  const notAllowed = operationError(contract, operation, 405);
+  if (!notAllowed) return; // The document gives this operation no 405: nothing to hold another method to.
+  const declared = declaredMethods(contract, operation);
+  const path = examplePath(contract, operation);
+  const key: KeyRole = operation.isPublic ? 'none' : 'valid';
+  const id = checkOperation(operation);
+  const allow = `Allow: ${declared.join(', ')}`;
+  const answer = `${notAllowed.status} ${notAllowed.codes.join('/')} with ${allow}`;
+  const others = [...RFC_METHODS, EXTENSION_METHOD].filter((method) => !declared.includes(method));
+
+  for (const method of others) {
+    if (method === 'CONNECT') {
+      check(
+        id,
+        `CONNECT ${path} → ${answer}, or refused as a malformed CONNECT (400, or the connection closed)`,
+        async (context) => {
+          const exchange = await context.send({ method, path, key });
+
+          if (exchange.status === 0) return; // RFC 9112 §3.2.3: a CONNECT's target is host:port; closing is a refusal.
+          if (exchange.status !== 400) return expectNotAllowed(context, exchange, notAllowed, declared);
+          // Refused as malformed before any route: still the document's 400, an ErrorDto with the declared headers.
+          const problems = context.contract.check(exchange);
+          context.expect(
+            problems.length === 0,
+            exchange,
+            `the 400 breaks openapi.yaml:\n    ${problems.join('\n    ')}`,
+            'response.schema',
+          );
+        },
+        ['request.method'],
+      );
+      continue;
+    }
+    const what = method === EXTENSION_METHOD ? ' (a method no RFC defines)' : method === 'HEAD' ? ', no content (RFC 9110 §9.3.2)' : '';
+    check(
+      id,
+      `${method} ${path}${what} → ${answer}`,
+      async (context) => {
+        // HEAD on the raw socket, so content sent after its answer is seen, not dropped by fetch.
+        const exchange = await context.send({ method, path, key, raw: method === 'HEAD' ? true : undefined });
+
+        expectNotAllowed(context, exchange, notAllowed, declared);
+        if (method === 'HEAD')
+          context.expect(
+            !exchange.unexpectedContent,
+            exchange,
+            `${exchange.unexpectedContent} bytes of content after the answer to HEAD (RFC 9110 §9.3.2: never content)`,
+            'response.media-type',
+          );
+      },
+      method === 'HEAD' ? ['request.method', 'check.head-no-content'] : ['request.method'],
+    );
+  }
+
+  const rule = preflightRule(contract);
+  if (rule) preflightChecks(check, contract, operation, rule, { path, key, declared, notAllowed, answer });
+
+  const overridden = others.find((method) => method !== 'HEAD' && method !== 'OPTIONS') ?? 'POST';
+  check(
+    id,
+    `${overridden} ${path} with ${OVERRIDE_HEADERS.map((name) => `${name}: GET`).join(' / ')} → ${answer} (no method override)`,
+    async (context) => {
+      for (const name of OVERRIDE_HEADERS) {
+        const exchange = await context.send({ method: overridden, path, key, headers: { [name]: 'GET' } });
+
+        expectNotAllowed(context, exchange, notAllowed, declared);
+      }
+    },
+    ['request.method', 'check.no-method-override'],
+  );
+  check(
+    id,
+    `${overridden} ${path}?${OVERRIDE_PARAMETER}=GET → ${answer}, or 400 naming ${OVERRIDE_PARAMETER} (no method override)`,
+    async (context) => {
+      const exchange = await context.send({ method: overridden, path: `${path}?${OVERRIDE_PARAMETER}=GET`, key });
+
+      // The document orders neither the method nor the query first: an undocumented parameter is a 400 too.
+      if (exchange.status === 400)
+        expectRejected(context, exchange, operationError(contract, operation, 400)!, OVERRIDE_PARAMETER, {
+          ...exchange.request,
+          method: 'GET',
+        });
+      else expectNotAllowed(context, exchange, notAllowed, declared);
+    },
+    ['request.method', 'check.no-method-override'],
+  );
+  const get = declared[0];
+  if (get)
+    check(
+      id,
+      `${get} ${path} with X-HTTP-Method-Override: ${overridden} → the plain ${get} answer (no method override)`,
+      async (context) => {
+        const plain = await plainAnswer(context, { method: get, path, key });
+
+        const exchange = await context.call({ method: get, path, key, headers: { 'X-HTTP-Method-Override': overridden } });
+
+        context.expect(
+          exchange.status === plain.status,
+          exchange,
+          `expected the ${plain.status} that ${get} ${path} gets, got ${exchange.status}`,
+        );
+      },
+      ['check.no-method-override'],
+    );
+}
+
+interface PreflightTarget {
+  path: string;
+  key: KeyRole;
+  declared: readonly string[];
+  notAllowed: ErrorAnswer;
+  answer: string;
+}
+
+function preflightChecks(
+  check: Define,
+  contract: SpecContract,
+  operation: SpecOperation,
+  rule: NonNullable<ReturnType<typeof preflightRule>>,
+  { path, key, declared, notAllowed, answer }: PreflightTarget,
+): void {
+  const id = checkOperation(operation);
+  const everywhere = everywhereHeaders(contract);
+  /** The rule's request headers with the suite's Origin, asking for the headers the answer must allow. */
+  const preflightHeaders = (context: CheckContext) => {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(rule.requestHeaders)) headers[name] = /^origin$/i.test(name) ? context.origin : value;
+    const wanted = rule.answerHeaders.filter((h) => /allow-headers$/i.test(h.name) && h.includes).map((h) => h.includes!);
+    if (wanted.length > 0) headers['Access-Control-Request-Headers'] = wanted.join(', ').toLowerCase();
+    return headers;
+  };
+  const [originName = 'Origin', methodName = 'Access-Control-Request-Method'] = Object.keys(rule.requestHeaders);
+
+  check(
+    id,
+    `${rule.method} ${path} as a CORS preflight (${Object.keys(rule.requestHeaders).join(', ')}) → ${rule.statusClass}xx with ${rule.answerHeaders
+      .map((h) => (h.includes ? `${h.name} including ${h.includes}` : h.name))
+      .join(', ')}${everywhere.length > 0 ? `, ${everywhere.map((h) => h.name).join(', ')}` : ''} (info: CORS)`,
+    async (context) => {
+      const request: ApiRequest = { method: rule.method, path, key: 'none', headers: preflightHeaders(context) };
+
+      // A preflight's answer is not an operation's response: held to the CORS sentence, not to the operation's statuses.
+      const exchange = await context.send(request);
+
+      // The sentence is about an Origin the deployment accepts: one with an origin list may refuse ours (403, no
+      // Access-Control-Allow-Origin), so the origin comes first (a skip naming --origin, unless --origin was given).
+      if (exchange.headers.get('access-control-allow-origin') === null) expectAllowedOrigin(context, exchange);
+      context.expect(
+        Math.floor(exchange.status / 100) === rule.statusClass,
+        exchange,
+        `the preflight got ${exchange.status}, expected ${rule.statusClass}xx (${rule.sentence})`,
+        'cors.preflight',
+      );
+      expectConforming(context, exchange);
+      for (const header of rule.answerHeaders) {
+        if (/allow-origin$/i.test(header.name)) {
+          expectAllowedOrigin(context, exchange);
+          continue;
+        }
+        const items = headerItems(exchange, header.name);
+        context.expect(items.length > 0, exchange, `${header.name} is missing`);
+        if (header.includes)
+          context.expect(
+            items.includes(header.includes.toLowerCase()) || items.includes('*'),
+            exchange,
+            `${header.name} does not include ${header.includes}: ${exchange.headers.get(header.name)}`,
+          );
+      }
+      for (const header of everywhere) {
+        const value = exchange.headers.get(header.name);
+        context.expect(value !== null, exchange, `${header.name} is missing (the document puts it on every response)`);
+        const validate = context.contract.validator(header.schema);
+        context.expect(validate(value) === true, exchange, `${header.name} ${JSON.stringify(value)} breaks its schema`);
+      }
+    },
+    ['cors.preflight', 'cors.allow-origin', 'check.preflight'],
+  );
+  check(
+    id,
+    `${rule.method} ${path} with ${originName} but no ${methodName} (no preflight) → ${answer} and Access-Control-Allow-Origin`,
+    async (context) => {
+      const exchange = await context.send({ method: rule.method, path, key, headers: { [originName]: context.origin } });
+
+      expectNotAllowed(context, exchange, notAllowed, declared);
+      expectAllowedOrigin(context, exchange);
+    },
+    ['request.method', 'cors.allow-origin', 'check.preflight'],
+  );
+  check(
+    id,
+    `${rule.method} ${path} with ${methodName} but no ${originName} (no preflight) → ${answer}`,
+    async (context) => {
+      const exchange = await context.send({
+        method: rule.method,
+        path,
+        key,
+        headers: { [methodName]: rule.requestHeaders[methodName] ?? 'GET' },
+      });
+
+      expectNotAllowed(context, exchange, notAllowed, declared);
+    },
+    ['request.method', 'check.preflight'],
+  );
+  const get = declared[0];
+  if (get)
+    check(
+      id,
+      `${get} ${path} with the preflight headers → the plain ${get} answer with Access-Control-Allow-Origin (no preflight)`,
+      async (context) => {
+        const plain = await plainAnswer(context, { method: get, path, key });
+
+        const exchange = await context.send({ method: get, path, key, headers: preflightHeaders(context) });
+
+        context.expect(
+          exchange.status === plain.status,
+          exchange,
+          `expected the ${plain.status} that ${get} ${path} gets, got ${exchange.status}`,
+        );
+        expectConforming(context, exchange);
+        expectAllowedOrigin(context, exchange);
+      },
+      ['cors.allow-origin', 'check.preflight'],
+    );
+  const post = [...RFC_METHODS, EXTENSION_METHOD].find(
+    (method) => !declared.includes(method) && !['HEAD', 'OPTIONS', 'CONNECT', 'TRACE'].includes(method),
+  );
+  if (post)
+    check(
+      id,
+      `${post} ${path} with the preflight headers → ${answer} and Access-Control-Allow-Origin (no preflight)`,
+      async (context) => {
+        const exchange = await context.send({ method: post, path, key, headers: preflightHeaders(context) });
+
+        expectNotAllowed(context, exchange, notAllowed, declared);
+        expectAllowedOrigin(context, exchange);
+      },
+      ['request.method', 'cors.allow-origin', 'check.preflight'],
+    );
+}
+
+/** Every operation's path with every method and with the headers that change what a request is. */
+export function methodMatrixChecks(check: Define, contract: SpecContract): void {
+  for (const operation of contract.operations) operationChecks(check, contract, operation);
+}
