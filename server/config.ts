@@ -324,6 +324,7 @@ export function helpText(): string {
     'Usage: client-records-mock [serve] [options]    start the mock server',
     '       client-records-mock contract [options]   run the contract suite (contract --help)',
     '       client-records-mock seed [options]       write a data file (seed --help)',
+    '       client-records-mock proxy --upstream URL [options]  validating proxy in front of a deployment (proxy --help)',
     '',
     'Spec-first mock of the Client Records and Diagnostics Service (openapi.yaml).',
     'Every option can also be set by its environment variable; the flag wins.',

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The only module with side effects: reads the command line, builds the data,
-// listens, and stops cleanly on SIGTERM/SIGINT. `contract` and `seed` are
-// dispatched to their own CLIs, loaded only when asked for.
+// listens, and stops cleanly on SIGTERM/SIGINT. `contract`, `seed` and `proxy`
+// are dispatched to their own CLIs, loaded only when asked for (until cli/main.ts
+// takes the dispatch over, PLAN.md).
 import cluster from 'node:cluster';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -183,9 +184,14 @@ async function runPrimary(config: Readonly<Config>): Promise<void> {
 
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
-  if (command === 'contract' || command === 'seed') {
-    // Loaded only when asked for: a plain server start does not load the suite.
-    const run = command === 'contract' ? (await import('../contract-suite/cli')).runContractCli : (await import('../seeds/cli')).runSeedCli;
+  if (command === 'contract' || command === 'seed' || command === 'proxy') {
+    // Loaded only when asked for: a plain server start does not load the suite or the proxy.
+    const run =
+      command === 'contract'
+        ? (await import('../contract-suite/cli')).runContractCli
+        : command === 'proxy'
+          ? (await import('../proxy/cli')).runProxyCli
+          : (await import('../seeds/cli')).runSeedCli;
     process.exitCode = await run(rest);
     return;
   }

@@ -1,0 +1,218 @@
+// How a violation reaches people: one readable log line (operation, rule,
+// expected, actual, a curl line that reproduces it against the upstream with
+// the key as $API_KEY), the X-Proxy-Violations header of the offending answer
+// (proxy.openapi.yaml states its format), and at the stop the JUnit file and
+// the JSON report, in the contract suite's shapes: JUnit through
+// junit-report-builder with one suite per operation and one case per cause,
+// the JSON with the suite's coverage (contract-suite/coverage.ts) inside.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { components } from '../generated/proxy';
+import type { CoverageReport } from '../contract-suite/coverage';
+import { cut, type Cause, type Journal, type JournalEntry } from './journal';
+import type { Side, Violation } from './judge-adapter';
+import type { FailOn } from './settings';
+
+export type ProxyReport = components['schemas']['ProxyReport'];
+
+const SIDE_WORD: Record<Side, string> = { request: 'caller', response: 'upstream' };
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Headers a curl line leaves out: the connection's own, what curl sets itself, and a browser's noise. */
+const NOT_REPRODUCED = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'upgrade',
+  'proxy-connection',
+  'via',
+  'accept-encoding',
+  'user-agent',
+  'accept-language',
+  'referer',
+  'dnt',
+  'priority',
+  'pragma',
+  'x-proxy-key',
+]);
+/** Secrets: printed as shell variables, never as their values. */
+const SECRETS: Record<string, string> = { 'x-api-key': '$API_KEY', authorization: '$AUTHORIZATION', cookie: '$COOKIE' };
+
+/** The request as a curl line against the upstream; X-Api-Key, Authorization and Cookie as $API_KEY, $AUTHORIZATION, $COOKIE. */
+export function curlLine(upstream: string, method: string, target: string, rawHeaders: readonly string[]): string {
+  const parts = ['curl', '-i', '--globoff'];
+  if (method !== 'GET') parts.push('-X', method);
+  let compressed = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    const lower = name.toLowerCase();
+    if (lower === 'accept-encoding') compressed = true;
+    if (NOT_REPRODUCED.has(lower) || lower.startsWith('sec-')) continue;
+    const secret = SECRETS[lower];
+    parts.push('-H', secret ? `"${name}: ${secret}"` : shellQuote(`${name}: ${rawHeaders[i + 1]!}`));
+  }
+  if (compressed) parts.push('--compressed');
+  parts.push(shellQuote(upstream + target));
+  return parts.join(' ');
+}
+
+/** RFC 9651 List of Tokens, one per rule and side, the upstream's first: `response.schema;side=response;count=2, …`. */
+export function violationsHeader(violations: readonly Violation[]): string | undefined {
+  if (violations.length === 0) return undefined;
+  const counts = new Map<string, { rule: string; side: Side; count: number }>();
+  for (const v of violations) {
+    const key = `${v.side} ${v.rule}`;
+    const known = counts.get(key);
+    if (known) known.count += 1;
+    else counts.set(key, { rule: v.rule, side: v.side, count: 1 });
+  }
+  const members = [...counts.values()]
+    .sort((a, b) => (a.side === b.side ? 0 : a.side === 'response' ? -1 : 1))
+    .map(({ rule, side, count }) => `${rule};side=${side};count=${count}`);
+  let header = '';
+  // proxy.openapi.yaml: at most 4096 characters; members past that are left out (the journal has them all).
+  for (const member of members) {
+    const next = header === '' ? member : `${header}, ${member}`;
+    if (next.length > 4096) break;
+    header = next;
+  }
+  return header;
+}
+
+/** One readable line for one violation. */
+export function logLine(entry: JournalEntry, judgeCapKb: number, repeatsLeft: number | undefined): string {
+  const status = entry.status === null ? 'not forwarded' : `upstream answered ${entry.status}`;
+  const unjudged = entry.bodyJudged === false ? ` (body over the ${judgeCapKb} KB judging cap: status and headers judged only)` : '';
+  const last = repeatsLeft === 0 ? ' [the last line of this cause: later ones are counted, see the journal]' : '';
+  return (
+    `proxy: ✗ ${SIDE_WORD[entry.side]} ${entry.operation} ${entry.rule}: expected ${entry.expected}; actual ${entry.actual}` +
+    ` — ${entry.method} ${cut(entry.target, 200)}, ${status}${unjudged} (exchange ${entry.exchange})${last}\n    reproduce: ${entry.curl}`
+  );
+}
+
+export interface ReportInput {
+  upstream: string;
+  startedAt: Date;
+  failOn: FailOn;
+  exchanges: number;
+  bodiesOverCap: number;
+  answeredBy: ReadonlyMap<string, number>;
+  journal: Journal;
+  coverage: CoverageReport;
+  bounds: ProxyReport['bounds'];
+}
+
+export function buildReport(input: ReportInput): ProxyReport {
+  const { journal } = input;
+  return {
+    format: 'client-records-proxy/1',
+    target: input.upstream,
+    startedAt: input.startedAt.toISOString(),
+    generatedAt: new Date().toISOString(),
+    failOn: input.failOn,
+    exchanges: { total: input.exchanges, bodiesOverCap: input.bodiesOverCap },
+    answeredBy: Object.fromEntries(input.answeredBy),
+    violations: { request: journal.totals.request, response: journal.totals.response, counted: journal.counted },
+    causes: journal.causeList(),
+    causesDropped: journal.causesDropped,
+    operations: input.coverage.operations,
+    totals: {
+      requests: input.coverage.totals.requests,
+      operationsReached: input.coverage.totals.operationsReached,
+      operations: input.coverage.totals.operations,
+    },
+    bounds: input.bounds,
+  };
+}
+
+function writeFile(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  fs.writeFileSync(file, text);
+}
+
+export function writeJsonReport(file: string, report: ProxyReport): void {
+  writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+function causeTitle(cause: Cause): string {
+  return `${cause.rule}: ${cause.first.expected} (${cause.count}×)`;
+}
+
+function causeDetail(cause: Cause): string {
+  const first = cause.first;
+  return [
+    `${SIDE_WORD[cause.side]} ${cause.operation} ${cause.rule}, ${cause.count} violation(s) of this cause`,
+    `expected: ${first.expected}`,
+    `actual: ${first.actual}`,
+    `first seen: ${first.at}, exchange ${first.exchange}: ${first.method} ${first.target} → ${first.status ?? 'not forwarded'}`,
+    `reproduce: ${first.curl}`,
+  ].join('\n');
+}
+
+/**
+ * JUnit XML in the contract suite's shape (contract-suite/cli.ts): a suite per
+ * operation and side (`proxy upstream: getClientsSimple`), a case per cause,
+ * failed with the first violation's line and the detail as its output. A
+ * caller's cause that --fail-on-violation does not count is a skipped case with
+ * its reason; every operation the traffic reached gets a passing case.
+ */
+export async function writeJunitReport(file: string, report: ProxyReport): Promise<void> {
+  const { default: junit } = await import('junit-report-builder');
+  const builder = junit.newBuilder();
+  const suites = new Map<string, ReturnType<typeof builder.testSuite>>();
+  const suiteOf = (side: Side, operation: string) => {
+    const name = `proxy ${SIDE_WORD[side]}: ${operation}`;
+    let suite = suites.get(name);
+    if (!suite) {
+      suite = builder.testSuite().name(name).property('target', report.target);
+      suites.set(name, suite);
+    }
+    return suite;
+  };
+  for (const cause of report.causes) {
+    const testCase = suiteOf(cause.side, cause.operation)
+      .testCase()
+      .className(`proxy.${SIDE_WORD[cause.side]}.${cause.operation}`)
+      .name(causeTitle(cause));
+    if (cause.counted)
+      testCase.failure(`${cause.rule}: expected ${cause.first.expected}; actual ${cause.first.actual}`).standardOutput(causeDetail(cause));
+    else
+      testCase
+        .skipped()
+        .standardOutput(
+          `not counted: --fail-on-violation=${report.failOn} counts ${report.failOn === 'all' ? 'both sides' : "the upstream's answers"}\n${causeDetail(cause)}`,
+        );
+  }
+  for (const operation of report.operations.filter((o) => o.requests > 0)) {
+    const broken = report.causes.filter((cause) => cause.side === 'response' && cause.operation === operation.operationId).length;
+    suiteOf('response', operation.operationId)
+      .testCase()
+      .className(`proxy.upstream.${operation.operationId}`)
+      .name(
+        `${operation.requests} exchanges judged; statuses ${operation.statuses.reached.join(' ') || 'none'} of ${operation.statuses.documented.join(' ')}; ${broken === 0 ? 'no violation' : `${broken} cause(s) above`}`,
+      );
+  }
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  builder.writeTo(file);
+}
+
+/** The closing summary line. */
+export function summaryLine(report: ProxyReport, files: { junit?: string; report?: string }): string {
+  const answered = Object.entries(report.answeredBy)
+    .map(([who, count]) => `${who} ${count}`)
+    .join(', ');
+  const causes = report.causes.filter((c) => c.side === 'response').length;
+  return (
+    `proxy: ${report.exchanges.total} exchanges (${answered || 'none answered'}); ` +
+    `${report.violations.response} upstream violations (${causes} causes), ${report.violations.request} caller violations; ` +
+    `counted by --fail-on-violation=${report.failOn}: ${report.failOn === 'off' ? 'none' : report.violations.counted}` +
+    (files.junit ? `; JUnit: ${files.junit}` : '') +
+    (files.report ? `; report: ${files.report}` : '')
+  );
+}
