@@ -12,7 +12,16 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ClientDetail, ClientExtended, ErrorDto } from '../contract/wire-types';
 import { testExceptionMessage } from '../contract-suite/context';
 import type { Exchange } from '../contract-suite/http';
-import { compareClients, listViolations, recordViolations, type ListQuery, type PageBody } from '../contract-suite/semantics';
+import {
+  compareClients,
+  fold,
+  listViolations,
+  matchesFilter,
+  recordViolations,
+  totalCount,
+  type ListQuery,
+  type PageBody,
+} from '../contract-suite/semantics';
 import type { SpecContract, SpecOperation, SpecParameter } from '../contract-suite/spec-contract';
 
 export type Side = 'request' | 'response';
@@ -216,6 +225,8 @@ type Row = Partial<ClientExtended> & { IdClient: string };
  */
 export class ExchangeMemory {
   private readonly rows = new Map<string, Row>();
+  /** Each Extended row's four searchable fields, folded once when a filter first needs them. */
+  private readonly folded = new Map<string, string[]>();
   private readonly origins = new Set<string>();
   readonly unauthorized: { missing?: string; unknown?: string } = {};
 
@@ -232,7 +243,25 @@ export class ExchangeMemory {
     this.rows.delete(id);
     // Extended rows hold more than Simple rows: a Simple row seen later does not erase what Extended said.
     this.rows.set(id, known ? { ...known, ...row } : row);
-    if (this.rows.size > this.capacity) this.rows.delete(this.rows.keys().next().value!);
+    this.folded.delete(id);
+    if (this.rows.size > this.capacity) {
+      const oldest = this.rows.keys().next().value!;
+      this.rows.delete(oldest);
+      this.folded.delete(oldest);
+    }
+  }
+
+  /** The remembered Extended rows (they carry Status and the ids the filters select by). */
+  *extendedRows(): IterableIterator<Row & { folded: string[] }> {
+    for (const [id, row] of this.rows) {
+      if (row.Status === undefined || typeof row.FullName !== 'string') continue;
+      let folded = this.folded.get(id);
+      if (!folded) {
+        folded = [row.FullName, row.PersonalId, row.Email, row.Phone].map((text) => fold(String(text ?? '')));
+        this.folded.set(id, folded);
+      }
+      yield { ...row, folded };
+    }
   }
 
   row(idClient: string): Row | undefined {
@@ -516,9 +545,47 @@ function judgeList(operation: string, exchange: Exchange, memory: ExchangeMemory
         out.push(violation('response', operation, rule, 'the in-record rules of openapi.yaml', message, `200 ${rule}`));
       }
     }
-    if (memory && item && typeof item.IdClient === 'string' && UUIDISH.test(item.IdClient)) memory.remember(item);
   }
+  if (memory && operation === 'getClientsExtended') out.push(...missingFromFilter(operation, exchange, query, results, memory));
+  for (const item of results) if (memory && item && typeof item.IdClient === 'string' && UUIDISH.test(item.IdClient)) memory.remember(item);
   return out;
+}
+
+/**
+ * A filtered page that holds the whole filtered list (X-Total-Count fits on it)
+ * must hold every remembered client the filters keep: the same rule the suite's
+ * walk checks hold a filter to (semantics.ts matchesFilter), over the rows the
+ * proxy has seen instead of a walk. Folded fields are kept per row, so the scan
+ * costs a substring search per remembered row.
+ */
+function missingFromFilter(operation: string, exchange: Exchange, query: ListQuery, results: Row[], memory: ExchangeMemory): Violation[] {
+  const filtered =
+    query.active !== undefined || query.filter !== undefined || query.idStaff !== undefined || query.idLocation !== undefined;
+  const total = totalCount(exchange);
+  const page = query.page === undefined ? 1 : Number(query.page);
+  if (!filtered || total === undefined || page !== 1 || results.length !== total) return [];
+  const term = query.filter === undefined ? '' : fold(query.filter.trim()).replace(/\s+/g, ' ');
+  const listed = new Set(results.map((row) => String(row.IdClient).toLowerCase()));
+  for (const row of memory.extendedRows()) {
+    if (listed.has(row.IdClient.toLowerCase())) continue;
+    if (query.active !== undefined && row.Status !== (query.active === 'true' ? 'Active' : 'Inactive')) continue;
+    if (query.idStaff !== undefined && row.IdStaff?.toLowerCase() !== query.idStaff.toLowerCase()) continue;
+    if (query.idLocation !== undefined && row.IdLocation?.toLowerCase() !== query.idLocation.toLowerCase()) continue;
+    // The cheap test on the folded fields first; the suite's own matchesFilter decides.
+    if (term !== '' && !row.folded.some((field) => field.includes(term)) && !/\d/.test(term)) continue;
+    if (query.filter !== undefined && !matchesFilter(row as ClientExtended, query.filter)) continue;
+    return [
+      violation(
+        'response',
+        operation,
+        'filter.complete',
+        `every client the filters keep, among them ${row.IdClient} (${row.FullName}) seen in an earlier list`,
+        `X-Total-Count ${total} without it`,
+        '200 filter.complete',
+      ),
+    ];
+  }
+  return [];
 }
 
 /** The Codes openapi.yaml's error table allows with a status, narrowed by where the answer came from. */
