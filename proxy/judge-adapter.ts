@@ -440,13 +440,21 @@ export function judgeResponse(contract: SpecContract, judged: RequestJudgement, 
         `one of ${(contract.findOperation(splitTarget(request.path).pathname)?.operation.statuses ?? ['404']).join(', ')}`,
         String(status),
       );
-    else
+    else if (rule === 'response.header') {
+      const missing = /required header (\S+) is missing/.exec(text);
+      const bad = /header (\S+) ("(?:[^"\\]|\\.)*")(.*)$/.exec(text);
+      if (missing) push(rule, `header ${missing[1]} (required)`, 'absent', detail);
+      else if (bad) push(rule, `header ${bad[1]} as its schema says${bad[3]}`, bad[2]!, detail);
+      else push(rule, text, text, detail);
+    } else if (rule === 'response.media-type')
       push(
         rule,
-        `as openapi.yaml documents: ${text}`,
-        rule === 'response.media-type' ? String(exchange.headers.get('content-type')) : text,
+        text.replace(/^content-type .* is not documented \((.*)\)$/, 'Content-Type $1'),
+        String(exchange.headers.get('content-type')),
         detail,
       );
+    else if (rule === 'response.json') push(rule, 'a JSON body (RFC 8259)', JSON.stringify(exchange.text.slice(0, 80)), detail);
+    else push(rule, text, text, detail);
   }
 
   const requestId = headers['x-request-id'];
