@@ -14,7 +14,7 @@
 // cap → judge the answer → write head (+ X-Proxy-*) and body. A body over the
 // cap is streamed through as it comes, its status and headers judged only.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { bundledSpec, readSpec, type OpenApiDocument } from '../contract/spec';
 import { CoverageRecorder } from '../contract-suite/coverage';
@@ -278,6 +278,7 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
     tally(who);
     res.setHeader('X-Proxy-Exchange', String(n));
     res.setHeader('X-Proxy-Answered-By', who);
+    res.sendDate = true; // as the mock's own server sends it
     mock!.app(req, res);
   }
 
@@ -413,7 +414,6 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
     answer.body.pipe(res);
   }
 
-  const sockets = new Set<Socket>();
   const server = http.createServer(
     { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 0, requireHostHeader: false },
     (req, res) => {
@@ -430,10 +430,8 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
       });
     },
   );
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
+  // A caller that sends its request and then shuts its sending side (half-close) still gets the answer, as from the mock.
+  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   // What Node's parser refuses (an unknown method, a malformed line) cannot be forwarded: the mock's raw answer, as the mock gives it.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (socket.writable && error.code?.startsWith('HPE_'))
