@@ -9,7 +9,7 @@
 // contractChecks() builds a fresh list from them. Importing a module registers
 // nothing. No check knows our seed: ids, staff, locations and search terms are
 // discovered from the lists of the deployment under test.
-import { CheckContext, type ContractCheck, type Define } from './context';
+import { CheckContext, CheckSkipped, ContractViolation, type CheckContextOptions, type ContractCheck, type Define } from './context';
 import { coverageChecks } from './checks/coverage';
 import { crossCuttingChecks } from './checks/cross-cutting';
 import { detailChecks } from './checks/detail';
@@ -18,12 +18,18 @@ import { filterChecks } from './checks/filters';
 import { listChecks } from './checks/lists';
 import { routingChecks } from './checks/routing';
 import { walkChecks } from './checks/walk';
+import { TransportError } from './http';
+import type { Violation } from './judge';
+import { specContract, type SpecContract } from './spec-contract';
 import type { Target } from './target';
 
-export { CheckContext, ContractViolation, type ContractCheck, type OperationName, type Sample } from './context';
+export { CheckContext, CheckSkipped, ContractViolation, type ContractCheck, type OperationName, type Sample } from './context';
+
+/** A group of checks: defines them, given the contract in use (the bundled openapi.yaml or --spec FILE). */
+export type CheckGroup = (check: Define, contract: SpecContract) => void;
 
 /** The groups, in run order; coverage last, since it reads what the others reached. */
-export const CHECK_GROUPS: readonly ((check: Define) => void)[] = [
+export const CHECK_GROUPS: readonly CheckGroup[] = [
   diagnosticsChecks,
   listChecks,
   filterChecks,
@@ -34,40 +40,78 @@ export const CHECK_GROUPS: readonly ((check: Define) => void)[] = [
   coverageChecks,
 ];
 
-/** Every check, in run order. */
-export function contractChecks(): ContractCheck[] {
+/** Every check, in run order, for the contract in use; `groups` adds others (the derived checks) before coverage. */
+export function contractChecks(contract: SpecContract = specContract(), groups: readonly CheckGroup[] = CHECK_GROUPS): ContractCheck[] {
   const checks: ContractCheck[] = [];
-  const define: Define = (operation, name, run) => {
+  const define: Define = (operation, name, run, rules) => {
     if (checks.some((existing) => existing.name === name)) throw new Error(`two contract checks are named ${name}`);
-    checks.push({ operation, name, run });
+    checks.push({ operation, name, run, ...(rules ? { rules } : {}) });
   };
-  for (const group of CHECK_GROUPS) group(define);
+  for (const group of groups) group(define, contract);
   return checks;
 }
 
+/**
+ * How a check ended: pass; fail (the deployment broke the contract); skip (its
+ * precondition is not in the deployment's data, with the reason); error (the
+ * check threw something else: a bug of the suite, never blamed on the
+ * deployment); unreachable (the target stopped answering connections).
+ */
+export type Outcome = 'pass' | 'fail' | 'skip' | 'error' | 'unreachable';
+
 export interface CheckResult {
   check: ContractCheck;
+  outcome: Outcome;
+  /** Set for fail, error and unreachable (kept for callers that test `error`); never for pass or skip. */
   error?: Error;
+  /** Why the check was skipped. */
+  reason?: string;
+  /** The judge's violations behind a failure ([] when the check's own assertion failed). */
+  violations: Violation[];
+  ms: number;
+}
+
+/** Classifies what a check threw. */
+export function outcomeOf(thrown: unknown): { outcome: Outcome; error?: Error; reason?: string; violations: Violation[] } {
+  if (thrown instanceof CheckSkipped) return { outcome: 'skip', reason: thrown.reason, violations: [] };
+  if (thrown instanceof ContractViolation) return { outcome: 'fail', error: thrown, violations: thrown.violations };
+  if (thrown instanceof TransportError) {
+    if (thrown.unreachable) return { outcome: 'unreachable', error: thrown, violations: [] };
+    // The deployment took the request and gave no HTTP answer (reset, timeout): that breaks the contract.
+    const failed = new ContractViolation(`no HTTP answer: ${thrown.message}`);
+    failed.rule = 'response.transport';
+    return { outcome: 'fail', error: failed, violations: [] };
+  }
+  return { outcome: 'error', error: thrown instanceof Error ? thrown : new Error(String(thrown)), violations: [] };
+}
+
+/** Runs one check against the context and says how it ended (never throws). */
+export async function runCheck(check: ContractCheck, context: CheckContext): Promise<CheckResult> {
+  const started = performance.now();
+  try {
+    await check.run(context);
+    return { check, outcome: 'pass', violations: [], ms: performance.now() - started };
+  } catch (thrown) {
+    const result = { check, ...outcomeOf(thrown), ms: performance.now() - started };
+    if (result.outcome === 'skip') context.skipped.push({ name: check.name, reason: result.reason! });
+    return result;
+  }
 }
 
 /**
- * Runs the checks against a target, in order, collecting failures instead of
- * stopping at the first.
+ * Runs the checks against a target, in order, collecting every outcome
+ * instead of stopping at the first failure.
  */
 export async function runChecks(
   target: Target,
   only: (check: ContractCheck) => boolean = () => true,
+  options: CheckContextOptions & { origin?: string; groups?: readonly CheckGroup[] } = {},
 ): Promise<{ results: CheckResult[]; context: CheckContext }> {
-  const context = new CheckContext(target);
+  const context = new CheckContext(target, options.origin, options);
   const results: CheckResult[] = [];
-  for (const item of contractChecks()) {
+  for (const item of contractChecks(context.contract, options.groups)) {
     if (!only(item)) continue;
-    try {
-      await item.run(context);
-      results.push({ check: item });
-    } catch (error) {
-      results.push({ check: item, error: error instanceof Error ? error : new Error(String(error)) });
-    }
+    results.push(await runCheck(item, context));
   }
   return { results, context };
 }

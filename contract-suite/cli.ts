@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CheckContext, contractChecks, type ContractCheck } from './checks';
+import { CheckContext, contractChecks, runCheck, type ContractCheck, type Outcome } from './checks';
 import { CoverageRecorder, describeCoverage, type CoverageReport } from './coverage';
 import type { Exchange } from './http';
 import { DEFAULT_RUNS, DEFAULT_SEED, describeOutcome, runProperties, type PropertyOutcome } from './properties';
@@ -146,9 +146,13 @@ async function probeTarget(target: Target): Promise<void> {
 export interface RunResult {
   name: string;
   operation: string;
+  /** True unless the check failed or erred: a skipped check raised no alarm. */
   passed: boolean;
+  outcome: Outcome;
   ms: number;
   error?: string;
+  /** Why the check was skipped. */
+  reason?: string;
 }
 
 /** Runs every check, then the property run, against a target. */
@@ -169,21 +173,33 @@ export async function runSuite(
   const results: RunResult[] = [];
   const checks: ContractCheck[] = contractChecks();
   for (const check of checks) {
-    const started = performance.now();
-    try {
-      await check.run(context);
-      results.push({ name: check.name, operation: check.operation, passed: true, ms: performance.now() - started });
-      log(`  ✓ ${check.name}`);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      results.push({ name: check.name, operation: check.operation, passed: false, ms: performance.now() - started, error: message });
-      log(`  ✗ ${check.name}\n      ${message.split('\n').join('\n      ')}`);
-    }
+    const result = await runCheck(check, context);
+    const passed = result.outcome === 'pass' || result.outcome === 'skip';
+    const message = result.error?.message;
+    results.push({
+      name: check.name,
+      operation: check.operation,
+      passed,
+      outcome: result.outcome,
+      ms: result.ms,
+      error: message,
+      reason: result.reason,
+    });
+    if (result.outcome === 'pass') log(`  ✓ ${check.name}`);
+    else if (result.outcome === 'skip') log(`  - ${check.name}\n      skipped: ${result.reason}`);
+    else log(`  ✗ ${check.name}\n      ${(message ?? '').split('\n').join('\n      ')}`);
   }
   const started = performance.now();
   const property = await runProperties(context, options.seed, options.runs);
   const name = `property run: ${options.runs} generated requests (seed ${options.seed}) → documented statuses, conforming bodies, 400 for invalid and 2xx for valid input`;
-  results.push({ name, operation: 'generated', passed: !property.failure, ms: performance.now() - started, error: property.failure });
+  results.push({
+    name,
+    operation: 'generated',
+    passed: !property.failure,
+    outcome: property.failure ? 'fail' : 'pass',
+    ms: performance.now() - started,
+    error: property.failure,
+  });
   log(
     `  ${property.failure ? '✗' : '✓'} ${describeOutcome(property)}${property.failure ? `\n      ${property.failure.split('\n').join('\n      ')}` : ''}`,
   );

@@ -1,11 +1,15 @@
-// What every contract check works with: the target, the spec, the statuses
-// seen so far, what the deployment's own lists hold (discovered, never assumed)
-// and the helpers that turn a broken rule into a ContractViolation naming the
-// exchange and a curl line that reproduces it.
+// What every contract check works with: the target, the contract in use (the
+// bundled openapi.yaml or --spec FILE), the statuses seen so far, what the
+// deployment's own lists hold (discovered, never assumed), the judge that
+// holds every exchange to the document (judge.ts, the same rules the proxy
+// applies), and the helpers that turn a broken rule into a ContractViolation
+// naming the exchange and a curl line that reproduces it, or a check whose
+// precondition the data does not meet into a CheckSkipped with its reason.
 import type { OperationId } from '../contract/operations';
 import type { ClientExtended, ErrorCode, ErrorDto } from '../contract/wire-types';
-import { describeExchange, operationPathname, send, toCurl, type ApiRequest, type Exchange, type KeyRole } from './http';
-import { listViolations, MAX_PAGE_SIZE, queryString, totalCount, type ListQuery, type PageBody } from './semantics';
+import { describeExchange, operationPathname, requestHeaders, send, toCurl, type ApiRequest, type Exchange, type KeyRole } from './http';
+import { ExchangeMemory, judgeRequest, judgeResponse, type JudgedRequestInput, type RequestJudgement, type Violation } from './judge';
+import { listViolations, queryString, totalCount, type ListQuery, type PageBody } from './semantics';
 import { specContract, type SpecContract } from './spec-contract';
 import type { Target } from './target';
 
@@ -46,12 +50,50 @@ export interface FullWalk {
 
 /** Bounds on discovery, so a huge deployment is sampled, not crawled. */
 const MAX_PAGES_PER_WALK = 20;
+/** The Origin the CORS checks send unless --origin names another. */
+export const DEFAULT_ORIGIN = 'https://contract-suite.example';
 
+/** The deployment broke the contract: the message, and the judge's violations when they are why. */
 export class ContractViolation extends Error {
+  /** The judge's violations (side response) behind this failure; [] for a check's own assertion (then `rule` may name it). */
+  violations: Violation[] = [];
+  /** The exchange that showed it, when there is one. */
+  exchange?: Exchange;
+  /** A check's own rule id (e.g. `check.order`), when the check named one. */
+  rule?: string;
+  /** The request as a curl line. */
+  curl?: string;
+
   constructor(message: string) {
     super(message);
     this.name = 'ContractViolation';
   }
+}
+
+/** A check whose precondition the deployment's data does not meet: not run (or not to the end), with the reason. Never a failure. */
+export class CheckSkipped extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'CheckSkipped';
+  }
+}
+
+export interface CheckContextOptions {
+  /** The contract the run judges against (default: the bundled openapi.yaml). */
+  contract?: SpecContract;
+  /** What the judge remembers across exchanges (default: a fresh bounded memory). */
+  memory?: ExchangeMemory;
+}
+
+/** The judge's input for a request the suite sent: the headers as sent, and whether the key is one the deployment accepts. */
+export function judgedInput(target: Target, request: ApiRequest, url?: string): JudgedRequestInput {
+  return {
+    method: request.method,
+    path: request.path,
+    headers: requestHeaders(target, request),
+    url,
+    keyAccepted: request.key === 'valid' ? true : request.key === 'none' ? undefined : false,
+  };
 }
 
 /** What the checks learned about the deployment from its own lists. */
@@ -64,21 +106,53 @@ export interface Sample {
 }
 
 export class CheckContext {
-  readonly contract: SpecContract = specContract();
-  readonly paths = operationPaths(this.contract);
+  readonly contract: SpecContract;
+  readonly paths: Readonly<Record<OperationId, string>>;
   /** Statuses seen per operation (for the coverage check). */
   readonly seen = new Map<string, Set<number>>();
   /** Operations whose `Prefer: code=NNN` the deployment ignored (a real backend may). */
   readonly preferIgnored = new Set<string>();
+  /** What the judge remembers across this run's exchanges (list rows, so a Detail is held to them). */
+  readonly memory: ExchangeMemory;
+  /** Ids of the judge's rules applied to at least one exchange of this run (the sentence table's coverage). */
+  readonly applied = new Set<string>();
+  /** The checks skipped so far, with their reasons (the coverage check reads them). */
+  readonly skipped: { name: string; reason: string }[] = [];
+  /** The Origin the CORS checks send. */
+  readonly origin: string;
+  /** True when the user named the Origin (--origin): a missing Access-Control-Allow-Origin is then a failure, else a skip. */
+  readonly originGiven: boolean;
   requestCount = 0;
   private samplePromise: Promise<Sample> | undefined;
   private readonly fullWalks = new Map<string, Promise<FullWalk>>();
 
   constructor(
     readonly target: Target,
-    /** The Origin the CORS checks send. */
-    readonly origin = 'https://contract-suite.example',
-  ) {}
+    origin?: string,
+    options: CheckContextOptions = {},
+  ) {
+    this.contract = options.contract ?? specContract();
+    this.paths = operationPaths(this.contract);
+    this.memory = options.memory ?? new ExchangeMemory();
+    this.origin = origin ?? DEFAULT_ORIGIN;
+    this.originGiven = origin !== undefined;
+  }
+
+  /** The largest pageSize the document allows for the lists (the walks use it). */
+  get maxPageSize(): number {
+    const parameter = this.contract.operation('getClientsExtended').parameters.find((p) => p.name === 'pageSize');
+    return typeof parameter?.schema.maximum === 'number' ? parameter.schema.maximum : 100;
+  }
+
+  /** Ends the check as skipped: its precondition is not met by the deployment's data. Never a failure. */
+  skip(reason: string): never {
+    throw new CheckSkipped(reason);
+  }
+
+  /** The judge's view of a request this context sends. */
+  judge(request: ApiRequest, url?: string): RequestJudgement {
+    return judgeRequest(this.contract, judgedInput(this.target, request, url), { applied: this.applied });
+  }
 
   /** Sends the request, counting it and noting its status per operation; holds it to nothing. */
   async send(request: ApiRequest): Promise<Exchange> {
@@ -91,41 +165,66 @@ export class CheckContext {
     return exchange;
   }
 
-  /** Sends the request and fails unless the exchange conforms to openapi.yaml. */
+  /**
+   * Sends the request and fails unless the answer is what openapi.yaml allows
+   * for it (judge.ts: the status for this request, the schema, the declared
+   * headers, the error table, RFC 8259, the list, record and Detail rules).
+   * What the request itself breaks is not a failure: checks send bad requests on purpose.
+   */
   async call(request: ApiRequest): Promise<Exchange> {
     const exchange = await this.send(request);
-    const problems = this.contract.check(exchange);
-    if (problems.length > 0) this.fail(exchange, `the response breaks openapi.yaml:\n    ${problems.join('\n    ')}`);
+    const judged = this.judge(request, exchange.url);
+    const violations = judgeResponse(this.contract, judged, exchange, this.memory, { applied: this.applied });
+    if (violations.length > 0) this.failWith(exchange, violations);
     return exchange;
+  }
+
+  /** Fails with the judge's violations of an exchange: one line each, then the exchange and its curl. */
+  failWith(exchange: Exchange, violations: Violation[]): never {
+    const lines = violations.map((v) => `${v.rule} (${v.operation} ${exchange.status}): expected ${v.expected}; got ${v.actual}`);
+    const error = this.violation(exchange, `the response breaks openapi.yaml:\n    ${lines.join('\n    ')}`);
+    error.violations = violations;
+    throw error;
+  }
+
+  private violation(exchange: Exchange, message: string, rule?: string): ContractViolation {
+    const curl = toCurl(this.target, exchange.request);
+    const error = new ContractViolation(`${message}\n  ${describeExchange(exchange)}\n  reproduce: ${curl}`);
+    error.exchange = exchange;
+    error.curl = curl;
+    error.rule = rule;
+    return error;
   }
 
   get(path: string, key: KeyRole = 'valid', headers?: Record<string, string>): Promise<Exchange> {
     return this.call({ method: 'GET', path, key, headers });
   }
 
-  fail(exchange: Exchange, message: string): never {
-    throw new ContractViolation(`${message}\n  ${describeExchange(exchange)}\n  reproduce: ${toCurl(this.target, exchange.request)}`);
+  /** Fails the check: `rule` names the check's own rule (e.g. `check.order`), so failures of one fault group under one cause. */
+  fail(exchange: Exchange, message: string, rule?: string): never {
+    throw this.violation(exchange, message, rule);
   }
 
-  expect(condition: boolean, exchange: Exchange, message: string): void {
-    if (!condition) this.fail(exchange, message);
+  expect(condition: boolean, exchange: Exchange, message: string, rule?: string): void {
+    if (!condition) this.fail(exchange, message, rule);
   }
 
   expectStatus(exchange: Exchange, status: number): void {
-    this.expect(exchange.status === status, exchange, `expected status ${status}, got ${exchange.status}`);
+    this.expect(exchange.status === status, exchange, `expected status ${status}, got ${exchange.status}`, 'response.status');
   }
 
   /** The status and the ErrorDto Code (the body's shape is already checked against the spec). */
   expectError(exchange: Exchange, status: number, code: ErrorCode): ErrorDto {
     this.expectStatus(exchange, status);
     const body = exchange.json as ErrorDto;
-    this.expect(body?.Code === code, exchange, `expected Code ${code}, got ${String(body?.Code)}`);
+    this.expect(body?.Code === code, exchange, `expected Code ${code}, got ${String(body?.Code)}`, 'error.code');
     return body;
   }
 
+  /** A 200 that keeps the list rules for the request it answers (the judge's list, filter and record rules). */
   expectList(exchange: Exchange, query: ListQuery): void {
     this.expectStatus(exchange, 200);
-    const problems = listViolations(exchange, query);
+    const problems = listViolations(exchange, query, this.contract);
     if (problems.length > 0) this.fail(exchange, `the list breaks the paging or filter rules:\n    ${problems.join('\n    ')}`);
   }
 
@@ -134,7 +233,7 @@ export class CheckContext {
     const items: T[] = [];
     let total = 0;
     for (let page = 1; page <= MAX_PAGES_PER_WALK; page += 1) {
-      const pageQuery = { ...query, page: String(page), pageSize: String(MAX_PAGE_SIZE) };
+      const pageQuery = { ...query, page: String(page), pageSize: String(this.maxPageSize) };
       const exchange = await this.get(path + queryString(pageQuery));
       this.expectList(exchange, pageQuery);
       total = totalCount(exchange)!;
@@ -161,14 +260,14 @@ export class CheckContext {
   private async walkPages(path: string): Promise<FullWalk> {
     const pages: WalkedPage[] = [];
     const fetchPage = async (page: number) => {
-      const query = { page: String(page), pageSize: String(MAX_PAGE_SIZE) };
+      const query = { page: String(page), pageSize: String(this.maxPageSize) };
       const exchange = await this.get(path + queryString(query));
       this.expectList(exchange, query);
       pages.push({ page, exchange, items: (exchange.json as PageBody<ClientExtended>).Results });
       return totalCount(exchange)!;
     };
     const total = await fetchPage(1);
-    const last = Math.max(1, Math.ceil(total / MAX_PAGE_SIZE));
+    const last = Math.max(1, Math.ceil(total / this.maxPageSize));
     const complete = last <= FULL_WALK_PAGES;
     const wanted = complete
       ? Array.from({ length: last - 1 }, (_, i) => i + 2)
@@ -185,20 +284,23 @@ export class CheckContext {
     return this.samplePromise;
   }
 
+  /**
+   * The first and the last page of Extended. An empty deployment gives an
+   * empty sample, never a failure: checks that need a client skip.
+   */
   private async discover(): Promise<Sample> {
-    const firstQuery = { pageSize: String(MAX_PAGE_SIZE) };
+    const firstQuery = { pageSize: String(this.maxPageSize) };
     const first = await this.get(this.paths.getClientsExtended + queryString(firstQuery));
     this.expectList(first, firstQuery);
     const total = totalCount(first)!;
     const clients = [...(first.json as PageBody<ClientExtended>).Results];
-    const lastPage = Math.ceil(total / MAX_PAGE_SIZE);
+    const lastPage = Math.ceil(total / this.maxPageSize);
     if (lastPage > 1) {
-      const lastQuery = { page: String(lastPage), pageSize: String(MAX_PAGE_SIZE) };
+      const lastQuery = { page: String(lastPage), pageSize: String(this.maxPageSize) };
       const last = await this.get(this.paths.getClientsExtended + queryString(lastQuery));
       this.expectList(last, lastQuery);
       clients.push(...(last.json as PageBody<ClientExtended>).Results);
     }
-    if (clients.length === 0) this.fail(first, 'the deployment lists no clients: the checks need at least one');
     const distinct = (values: (string | null)[]) => [...new Set(values.filter((value): value is string => value !== null))];
     return {
       total,
@@ -207,17 +309,30 @@ export class CheckContext {
       locationIds: distinct(clients.map((client) => client.IdLocation)),
     };
   }
+
+  /** A listed client, or a skip naming what the check needed it for. */
+  async someClient(why: string): Promise<ClientExtended> {
+    const { clients } = await this.sample();
+    return clients[0] ?? this.skip(`the deployment lists no clients: ${why}`);
+  }
 }
 
 export interface ContractCheck {
   operation: OperationName;
   /** The operation (method and path) and the spec rule the check enforces. */
   name: string;
+  /** Ids of the check's own rules (beyond the judge's, which every call applies): the sentence table maps sentences to them. */
+  rules?: readonly string[];
   run(context: CheckContext): Promise<void>;
 }
 
-/** Adds one check to the list being built (see checks.ts: the groups are called explicitly, in order). */
-export type Define = (operation: OperationName, name: string, run: (context: CheckContext) => Promise<void>) => void;
+/** Adds one check to the list being built (see checks.ts: the groups are called explicitly, in order); `rules` names the check's own rules. */
+export type Define = (
+  operation: OperationName,
+  name: string,
+  run: (context: CheckContext) => Promise<void>,
+  rules?: readonly string[],
+) => void;
 
 /** A `Prefer: code=NNN` answer: that status with that Code, or, from a deployment that ignores mock controls, the plain answer. */
 export async function expectPreferred(
@@ -237,6 +352,7 @@ export async function expectPreferred(
       steered.status === plain.status,
       steered,
       `Prefer: code=${status} gave ${steered.status}; expected ${status}, or ${plain.status} from a deployment that ignores Prefer`,
+      'check.prefer',
     );
     context.preferIgnored.add(operation);
   }
@@ -246,12 +362,22 @@ export const METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export function methodChecks(check: Define, operation: OperationName, path: string): void {
   for (const method of METHODS) {
-    check(operation, `${method} ${path.replace('/api/v1', '')} → 405 METHOD_NOT_ALLOWED with Allow: GET`, async (context) => {
-      const exchange = await context.call({ method, path, key: 'valid' });
+    check(
+      operation,
+      `${method} ${path.replace('/api/v1', '')} → 405 METHOD_NOT_ALLOWED with Allow: GET`,
+      async (context) => {
+        const exchange = await context.call({ method, path, key: 'valid' });
 
-      context.expectError(exchange, 405, 'METHOD_NOT_ALLOWED');
-      context.expect(exchange.headers.get('allow') === 'GET', exchange, `expected Allow: GET, got ${exchange.headers.get('allow')}`);
-    });
+        context.expectError(exchange, 405, 'METHOD_NOT_ALLOWED');
+        context.expect(
+          exchange.headers.get('allow') === 'GET',
+          exchange,
+          `expected Allow: GET, got ${exchange.headers.get('allow')}`,
+          'response.header',
+        );
+      },
+      ['request.method'],
+    );
   }
 }
 
@@ -263,8 +389,9 @@ export function unknownParameterCheck(check: Define, operation: OperationName, p
       const exchange = await context.get(`${path}?pagesize=10`, key);
 
       const body = context.expectError(exchange, 400, 'VALIDATION_ERROR');
-      context.expect(body.Message.includes('pagesize'), exchange, 'the Message does not name the parameter');
+      context.expect(body.Message.includes('pagesize'), exchange, 'the Message does not name the parameter', 'error.message');
     },
+    ['request.unknown-parameter', 'error.message'],
   );
 }
 
@@ -278,6 +405,7 @@ export function authChecks(check: Define, operation: OperationName, path: string
 
         context.expectError(exchange, 401, 'UNAUTHORIZED');
       },
+      [key === 'none' ? 'request.key-missing' : 'request.key-unknown'],
     );
   }
 }

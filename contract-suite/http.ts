@@ -37,8 +37,10 @@ export interface Exchange {
   url: string;
   status: number;
   headers: Headers;
-  /** The raw body. */
+  /** The body decoded as UTF-8 (a leading byte order mark dropped, bad bytes replaced): for messages and parsing. */
   text: string;
+  /** The body's bytes as received (after Content-Encoding is undone): what RFC 8259's rules are held to. */
+  bytes: Uint8Array;
   /** The body parsed as JSON, or undefined when it is empty or not JSON. */
   json: unknown;
   ms: number;
@@ -94,24 +96,65 @@ async function pace(target: Target): Promise<void> {
   if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
 }
 
+/**
+ * No HTTP answer to a request: refused or unresolvable (the target is
+ * unreachable: a usage problem, exit 2), or reset, timed out or malformed
+ * (the deployment failed to answer a request: a contract failure).
+ */
+export class TransportError extends Error {
+  constructor(
+    readonly request: ApiRequest,
+    readonly url: string,
+    /** The system or undici error code, e.g. ECONNREFUSED, ECONNRESET, TimeoutError. */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+
+  /** Nothing listens there, or the host does not resolve. */
+  get unreachable(): boolean {
+    return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(this.code);
+  }
+}
+
+function transportError(error: unknown, request: ApiRequest, url: string, timeoutMs: number): TransportError {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code ?? (error as { name?: string }).name ?? 'ERROR';
+  const why =
+    code === 'TimeoutError' || code === 'AbortError'
+      ? `no answer within ${timeoutMs / 1000} s`
+      : `${code}${cause?.message && cause.message !== code ? ` (${cause.message})` : ''}`;
+  return new TransportError(request, url, code, `${request.method} ${url}: ${why}`);
+}
+
 /** Node's fetch (undici) keeps connections alive, so a run of requests reuses one socket. */
 export async function send(target: Target, request: ApiRequest, timeoutMs = 15_000): Promise<Exchange> {
   await pace(target);
   const url = target.baseUrl + request.path;
   const started = performance.now();
-  const response = await fetch(url, {
-    method: request.method,
-    headers: requestHeaders(target, request),
-    redirect: 'manual',
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  const text = await response.text();
+  let response: Response;
+  let bytes: Uint8Array;
+  try {
+    response = await fetch(url, {
+      method: request.method,
+      headers: requestHeaders(target, request),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    bytes = new Uint8Array(await response.arrayBuffer());
+  } catch (error) {
+    throw transportError(error, request, url, timeoutMs);
+  }
+  const text = new TextDecoder('utf-8').decode(bytes);
   const exchange: Exchange = {
     request,
     url,
     status: response.status,
     headers: response.headers,
     text,
+    bytes,
     json: parseJson(text),
     ms: performance.now() - started,
   };

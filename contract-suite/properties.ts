@@ -4,9 +4,10 @@
 // and the jest wrapper call it alike. A failure is shrunk and reported as a
 // curl line; `seed` replays a run.
 import fc from 'fast-check';
-import type { CheckContext } from './context';
-import { requestArbitrary, verify, type GeneratedRequest } from './generators';
-import { toCurl } from './http';
+import { ContractViolation, type CheckContext } from './context';
+import { requestArbitrary, type GeneratedRequest } from './generators';
+import { toCurl, TransportError } from './http';
+import { judgeResponse, type Violation } from './judge';
 
 export const DEFAULT_SEED = 20260101;
 export const DEFAULT_RUNS = 1200;
@@ -39,6 +40,10 @@ export interface PropertyOutcome {
   interruptedAfterMs?: number;
   /** Set when the property failed: why, the shrunk request and a curl line. */
   failure?: string;
+  /** The judge's violations of the shrunk request's answer, when the property failed. */
+  violations?: Violation[];
+  /** Set when the generator and the judge disagreed on whether a request is valid: a bug of the suite, not of the deployment. */
+  suiteBug?: string;
 }
 
 export async function runProperties(
@@ -53,15 +58,31 @@ export async function runProperties(
   let valid = 0;
   const statuses = new Map<number, number>();
 
+  let suiteBug: string | undefined;
+
   const details = await fc.check(
     fc.asyncProperty(arbitrary, async (generated: GeneratedRequest) => {
-      // Through context.call's sender, not context.call: the generated answers are held to verify(), which knows valid from invalid.
+      // The judge decides what the answer must be (the same rules as context.call); the generator's own verdict is cross-checked.
       const exchange = await context.send(generated.request);
       requests += 1;
       if (generated.valid) valid += 1;
       statuses.set(exchange.status, (statuses.get(exchange.status) ?? 0) + 1);
-      const problems = verify(generated, exchange, context.contract);
-      if (problems.length > 0) throw new Error(`${problems.join('\n')}\n→ ${exchange.status} ${exchange.text.slice(0, 300)}`);
+      const judged = context.judge(generated.request, exchange.url);
+      const judgedValid = judged.violations.every((v) => v.rule === 'request.key-missing' || v.rule === 'request.key-unknown');
+      if (judgedValid !== generated.valid && suiteBug === undefined)
+        suiteBug =
+          `the generator calls ${generated.request.method} ${generated.request.path} ${generated.valid ? 'valid' : `invalid (${generated.reasons.join('; ')})`}, ` +
+          `the judge ${judgedValid ? 'valid' : `invalid (${judged.violations.map((v) => v.actual).join('; ')})`}`;
+      const violations = judgeResponse(context.contract, judged, exchange, context.memory, { applied: context.applied });
+      if (violations.length > 0) {
+        const error = new ContractViolation(
+          `${violations.map((v) => `${v.rule}: expected ${v.expected}; got ${v.actual}`).join('\n')}\n→ ${exchange.status} ${exchange.text.slice(0, 300)}`,
+        );
+        error.violations = violations;
+        error.exchange = exchange;
+        error.curl = toCurl(context.target, generated.request);
+        throw error;
+      }
     }),
     { seed, numRuns: runs, plugins: [fc.interruptAfterTimeLimit(limitMs, { failOnInterrupt: false })] },
   );
@@ -75,10 +96,14 @@ export async function runProperties(
     statuses: [...statuses].sort(([a], [b]) => a - b),
   };
   if (details.interrupted && !details.failed) outcome.interruptedAfterMs = limitMs;
+  if (suiteBug !== undefined) outcome.suiteBug = suiteBug;
   if (details.failed) {
     const shrunk = (details.counterexample as [GeneratedRequest] | null)?.[0];
     const reproduce = shrunk ? toCurl(context.target, shrunk.request) : '(no counterexample)';
     const why = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance ?? 'interrupted');
+    if (details.errorInstance instanceof ContractViolation) outcome.violations = details.errorInstance.violations;
+    else if (details.errorInstance !== undefined && !(details.errorInstance instanceof TransportError))
+      outcome.suiteBug ??= `the property run threw ${why.split('\n')[0]}`;
     outcome.failure =
       `property failed after ${details.numRuns} runs and ${details.numShrinks} shrinks (seed ${details.seed}, path ${details.counterexamplePath})\n` +
       `shrunk request: ${shrunk ? JSON.stringify({ operation: shrunk.operationId, valid: shrunk.valid, reasons: shrunk.reasons }) : ''}\n` +

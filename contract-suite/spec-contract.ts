@@ -12,10 +12,35 @@ type Json = Record<string, unknown>;
 
 export interface SpecParameter {
   name: string;
-  in: 'query' | 'path' | 'header';
+  in: 'query' | 'path' | 'header' | 'cookie';
   required: boolean;
   schema: Json;
   allowReserved: boolean;
+  /** `allowEmptyValue: true`: present without a value (`?filter` or `?filter=`) is allowed. */
+  allowEmptyValue: boolean;
+  /** JSON pointer of its schema, after `$ref`s (for validator()). */
+  schemaPointer: string;
+}
+
+/** Where a security scheme of type apiKey wants the credential (components.securitySchemes). */
+export interface ApiKeyCredential {
+  scheme: string;
+  name: string;
+  in: 'header' | 'query' | 'cookie';
+}
+
+/** One row of the error table in info.description (`| Status | Code | When |`). */
+export interface ErrorTableRow {
+  status: number;
+  code: string;
+  when: string;
+}
+
+/** A documented response, after `$ref`s: the node, its pointer and the key it is documented under (`200`, `4XX`, `default`). */
+export interface SpecResponse {
+  node: Json;
+  pointer: string;
+  key: string;
 }
 
 export interface SpecOperation {
@@ -27,6 +52,8 @@ export interface SpecOperation {
   parameters: readonly SpecParameter[];
   /** Documented statuses, e.g. ['200', '400', '401', '405', '500']. */
   statuses: readonly string[];
+  /** The apiKey credentials its security requires (empty: public). Alternatives beyond the first requirement are not modelled. */
+  credentials: readonly ApiKeyCredential[];
   match(pathname: string): Record<string, string> | undefined;
 }
 
@@ -67,12 +94,15 @@ export class SpecContract {
   readonly operations: readonly SpecOperation[];
   private readonly ajv: Ajv2020;
   private readonly validators = new Map<string, ValidateFunction>();
+  private table: readonly ErrorTableRow[] | undefined;
 
   constructor(spec: OpenApiDocument = loadSpec()) {
     this.spec = spec;
     // strict off: the document around the schemas is not itself a schema. int32 is checked, not ignored.
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, logger: false });
     addFormats(this.ajv);
+    // RFC 9562 §4: a uuid is 8-4-4-4-12 hexadecimal digits, any version, either case; ajv-formats also takes a `urn:uuid:` prefix, which is another spelling.
+    this.ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
     this.ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
     this.ajv.addSchema(structuredClone(spec), SPEC_ID);
     this.operations = this.readOperations();
@@ -142,6 +172,56 @@ export class SpecContract {
     return [...this.checkHeaders(exchange, response, label), ...this.checkContent(exchange, response, label)];
   }
 
+  /** The response documented for a status of an operation (exact, then `4XX`, then `default`), or for a path that is no operation its 404. */
+  response(operation: SpecOperation | undefined, status: number): SpecResponse | undefined {
+    if (!operation) {
+      if (status !== 404) return undefined;
+      const found = this.tryResolve('#/components/responses/NotFound');
+      return found && { ...found, key: '404' };
+    }
+    const key = [String(status), `${String(status)[0]}XX`, 'default'].find((candidate) => operation.statuses.includes(candidate));
+    if (!key) return undefined;
+    return { ...this.resolve(`${operation.pointer}/responses/${escapePointer(key)}`), key };
+  }
+
+  /** The node at a pointer, or undefined when there is none. */
+  tryResolve(pointer: string): { node: Json; pointer: string } | undefined {
+    try {
+      return this.resolve(pointer);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The error table of info.description, read mechanically: the first
+   * markdown table whose header has a `Status` and a `Code` column, one row
+   * per status and code (backticks dropped). Empty when the document has none.
+   */
+  errorTable(): readonly ErrorTableRow[] {
+    this.table ??= parseErrorTable(String((this.spec.info as Json | undefined)?.description ?? ''));
+    return this.table;
+  }
+
+  /** The Codes the table allows for a status. */
+  codesFor(status: number): string[] {
+    return this.errorTable()
+      .filter((row) => row.status === status)
+      .map((row) => row.code);
+  }
+
+  /**
+   * The Codes a documented response names in its description (`(\`UNAUTHORIZED\`)`)
+   * among those the table allows for its status; when it names none, every
+   * Code the table allows for the status.
+   */
+  codesOfResponse(response: SpecResponse, status: number): string[] {
+    const allowed = this.codesFor(status);
+    const description = String(response.node.description ?? '');
+    const named = allowed.filter((code) => description.includes(`\`${code}\``));
+    return named.length > 0 ? named : allowed;
+  }
+
   private checkHeaders(exchange: Exchange, response: { node: Json; pointer: string }, label: string): string[] {
     const problems: string[] = [];
     const headers = (response.node.headers ?? {}) as Json;
@@ -188,14 +268,24 @@ export class SpecContract {
       const pointer = `#/paths/${escapePointer(template)}/get`;
       const get = item.get as Json;
       const parameters = ((get.parameters ?? []) as unknown[]).map((_, i) => {
-        const parameter = this.resolve(`${pointer}/parameters/${i}`).node;
+        const resolved = this.resolve(`${pointer}/parameters/${i}`);
+        const parameter = resolved.node;
         return {
           name: String(parameter.name),
           in: parameter.in as SpecParameter['in'],
           required: parameter.required === true,
           schema: (parameter.schema ?? {}) as Json,
           allowReserved: parameter.allowReserved === true,
+          allowEmptyValue: parameter.allowEmptyValue === true,
+          schemaPointer: `${resolved.pointer}/schema`,
         };
+      });
+      const requirements = ((get.security as Json[] | undefined) ?? (this.spec.security as Json[] | undefined) ?? []) as Json[];
+      const schemes = ((this.spec.components as Json).securitySchemes ?? {}) as Record<string, Json>;
+      const credentials = Object.keys(requirements[0] ?? {}).flatMap((scheme): ApiKeyCredential[] => {
+        const declared = schemes[scheme];
+        if (declared?.type !== 'apiKey') return [];
+        return [{ scheme, name: String(declared.name), in: declared.in as ApiKeyCredential['in'] }];
       });
       return {
         operationId: String(get.operationId),
@@ -203,11 +293,39 @@ export class SpecContract {
         pointer,
         isPublic: ((get.security as unknown[] | undefined) ?? globalSecurity).length === 0,
         parameters,
+        credentials,
         statuses: Object.keys(get.responses as Json),
         match: compileTemplate(template),
       };
     });
   }
+}
+
+/** The first markdown table of a text with `Status` and `Code` columns, as rows. */
+export function parseErrorTable(markdown: string): ErrorTableRow[] {
+  const lines = markdown.split('\n').map((line) => line.trim());
+  for (let start = 0; start < lines.length; start += 1) {
+    if (!lines[start]!.startsWith('|')) continue;
+    const cells = (line: string) =>
+      line
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((cell) => cell.trim().replace(/`/g, ''));
+    const header = cells(lines[start]!).map((cell) => cell.toLowerCase());
+    const statusColumn = header.indexOf('status');
+    const codeColumn = header.indexOf('code');
+    const whenColumn = header.indexOf('when');
+    if (statusColumn < 0 || codeColumn < 0) continue;
+    const rows: ErrorTableRow[] = [];
+    for (let i = start + 1; i < lines.length && lines[i]!.startsWith('|'); i += 1) {
+      const row = cells(lines[i]!);
+      if (row.every((cell) => /^:?-+:?$/.test(cell))) continue;
+      const status = Number(row[statusColumn]);
+      if (Number.isInteger(status)) rows.push({ status, code: row[codeColumn] ?? '', when: whenColumn < 0 ? '' : (row[whenColumn] ?? '') });
+    }
+    return rows;
+  }
+  return [];
 }
 
 let shared: SpecContract | undefined;

@@ -161,7 +161,7 @@ export interface components {
          *     serial and `C` the Luhn check digit of `YYMMDDNNN` (digits weighted
          *     2, 1, 2, … from the left, products above 9 reduced by 9, `C` brings
          *     the sum to a multiple of 10). Unique per client.
-         * @example 19840312-2384
+         * @example 19840312-2388
          */
         PersonalId: string;
         /**
@@ -644,7 +644,12 @@ export interface operations {
                 active?: boolean;
                 /**
                  * @description Full-text search. Trimmed; empty means no filter; inside the term
-                 *     every run of white space counts as one space. A client matches when
+                 *     every run of white space counts as one space. White space is
+                 *     exactly the characters with the Unicode `White_Space` property
+                 *     (U+0009 to U+000D, U+0020, U+0085, U+00A0, U+1680, U+2000 to
+                 *     U+200A, U+2028, U+2029, U+202F, U+205F and U+3000), both for
+                 *     trimming and inside the term; no other character is (U+FEFF and
+                 *     U+200B are kept as written). A client matches when
                  *     the folded term is a substring of the folded `FullName`,
                  *     `PersonalId`, `Email` or `Phone` (each field on its own). Folding
                  *     is exactly: Unicode canonical decomposition (NFD), every combining

@@ -1,10 +1,15 @@
 // Data files: export a generated set, or load one instead of generating.
 // A file is validated whole before anything is served: a bad record stops
-// start-up with the file name and the first offending record's path.
+// start-up with the file name and the first offending record's path, whether
+// it breaks a schema of openapi.yaml or a rule the spec states inside a record
+// (contract/record-rules.ts: Luhn digit, PersonalId and DateOfBirth, FullName,
+// unique IdClient and PersonalId), so the mock never serves data its own
+// contract suite would fail. The line names the rule, never a personal value.
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ClientDetail } from '../contract/wire-types';
+import { RECORD_RULE_TEXT, recordProblems, UniqueRecords } from '../contract/record-rules';
 import { describeSchemaError, SpecSchemas } from '../contract/spec';
 import { ClientGenerator } from './client';
 import { JsonSyntaxError, NotAnArrayError, parseJsonArray } from './json-records';
@@ -85,23 +90,19 @@ export function loadDataFile(file: string, maxBytes: number, schemas = new SpecS
   }
 
   const isClientDetail = schemas.validator('ClientDetail');
-  const seenIds = new Map<string, number>();
-  const seenPersonalIds = new Map<string, number>();
+  // uuids are compared case-insensitively, as the server looks them up.
+  const unique = new UniqueRecords<number>();
   data.forEach((record: unknown, index) => {
     if (!isClientDetail(record)) {
       throw new DataFileError(`${file}: [${index}]${describeSchemaError(isClientDetail.errors?.[0])}`);
     }
     const client = record as ClientDetail;
-    // uuids are compared case-insensitively, as the server looks them up.
-    const id = client.IdClient.toLowerCase();
-    const earlier = seenIds.get(id);
-    if (earlier !== undefined) throw new DataFileError(`${file}: [${index}].IdClient duplicates [${earlier}].IdClient`);
-    seenIds.set(id, index);
-    const earlierPerson = seenPersonalIds.get(client.PersonalInfo.PersonalId);
-    if (earlierPerson !== undefined) {
-      throw new DataFileError(`${file}: [${index}].PersonalInfo.PersonalId duplicates [${earlierPerson}]`);
-    }
-    seenPersonalIds.set(client.PersonalInfo.PersonalId, index);
+    const repeated = unique.add(client, index);
+    if (repeated?.rule === 'record.unique-id')
+      throw new DataFileError(`${file}: [${index}].IdClient duplicates [${repeated.earlier}].IdClient`);
+    if (repeated) throw new DataFileError(`${file}: [${index}].PersonalInfo.PersonalId duplicates [${repeated.earlier}]`);
+    const problem = recordProblems(client)[0];
+    if (problem) throw new DataFileError(`${file}: [${index}].${problem.field} breaks ${problem.rule}: ${RECORD_RULE_TEXT[problem.rule]}`);
   });
   return data as ClientDetail[];
 }

@@ -5,6 +5,7 @@
 // space (day of birth × serial). A keyed bijection never maps two indexes to the
 // same slot, so ids are unique for any count, and client i still depends only
 // on (seed, i).
+import { luhnCheckDigit } from '../contract/record-rules';
 import { mixSeed } from './random';
 import { flat } from './text';
 
@@ -37,20 +38,8 @@ export function permuteSlot(seed: number, index: number): number {
   return value;
 }
 
-/** The Luhn check digit of a string of digits. */
-export function luhnCheckDigit(digits: string): number {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(i) - 48;
-    // Weights 2,1,2,1… from the left, as for the 10-digit Swedish number.
-    if (i % 2 === 0) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return (10 - (sum % 10)) % 10;
-}
+/** The Luhn check digit of YYMMDDNNN, as openapi.yaml states it (weights 2, 1, 2, … from the left): the contract's own rule. */
+export { luhnCheckDigit };
 
 export interface BirthAndId {
   /** ISO date, YYYY-MM-DD */

@@ -26,7 +26,7 @@
 //   text itself), so counts stay exact.
 // Postings are in list order, so results come out in the spec's order.
 import type { ClientDetail } from '../contract/wire-types';
-import { foldText, phoneDigits } from '../contract/text-folding';
+import { digitTerm, filterTerm, foldText, phoneDigits } from '../contract/text-folding';
 import { generatorInSlices } from './background';
 import { SlotArena } from './slot-arena';
 import { FrequentSubstrings } from './frequent-substrings';
@@ -54,12 +54,10 @@ export function foldField(text: string): string {
   return ASCII.test(text) ? text.toLowerCase() : foldText(text);
 }
 
-/** The search term as the index sees it: trimmed, folded, runs of white space made one space. */
+/** The search term as the index sees it: the contract's filterTerm (trimmed, folded, each run of Unicode White_Space one space). */
 export function normalizeTerm(filter: string): string {
-  return foldText(filter.trim()).replace(/\s+/g, ' ');
+  return filterTerm(filter);
 }
-
-const DIGIT_TERM = /^[\d\s()+-]*\d[\d\s()+-]*$/;
 
 /** Alphabet size: symbol 0 is "any character outside the alphabet". 64³ trigram slots = 1 MB of offsets. */
 const SYMBOLS = 64;
@@ -590,8 +588,8 @@ export class SearchIndex {
 
   private compute(term: string): Found {
     const byText = this.fields.find(term);
-    if (!DIGIT_TERM.test(term)) return byText;
-    const digits = phoneDigits(term);
+    const digits = digitTerm(term);
+    if (digits === undefined) return byText;
     // Digits alone: the fifth field has already given the phone-digit matches.
     if (digits === term) return byText;
     // Digits with separators (`70-12`): the text as written, or the phone's digits.

@@ -1,11 +1,23 @@
-// Checks of Extended's filters: active, idStaff, idLocation, filter, and their AND.
+// Checks of Extended's filters: active, idStaff, idLocation, filter, and their
+// AND. Terms, staff and locations come from the deployment's own lists; a
+// check whose data is not there (no staff member, no location, no inactive
+// client, no client at all) checks what it still can and then skips with the reason.
 import { isDeepStrictEqual } from 'node:util';
 import type { ClientExtended } from '../../contract/wire-types';
 import { fold, queryString, termStretch, totalCount, upperCaseSameLength } from '../semantics';
-import { ContractViolation, operationPaths, UNKNOWN_ID, type Define } from '../context';
+import { operationPaths, UNKNOWN_ID, type CheckContext, type Define } from '../context';
+import type { SpecContract } from '../spec-contract';
 
-export function filterChecks(check: Define): void {
-  const PATHS = operationPaths();
+/** An unknown uuid in a filter matches no client: what an id filter check can hold even when the data has no such id. */
+async function unknownIdMatchesNothing(context: CheckContext, path: string, parameter: 'idStaff' | 'idLocation'): Promise<void> {
+  const query = { [parameter]: UNKNOWN_ID };
+  const exchange = await context.get(path + queryString(query));
+  context.expectList(exchange, query);
+  context.expect(totalCount(exchange) === 0, exchange, `an unknown ${parameter} matched clients`, 'check.unknown-id');
+}
+
+export function filterChecks(check: Define, contract: SpecContract): void {
+  const PATHS = operationPaths(contract);
   // ---------------------------------------------------------------- Extended filters
 
   const extended = PATHS.getClientsExtended;
@@ -20,60 +32,92 @@ export function filterChecks(check: Define): void {
         const exchange = await context.get(extended + queryString(query));
 
         context.expectList(exchange, query);
+        const wanted = active === 'true' ? 'Active' : 'Inactive';
+        const { clients } = await context.sample();
+        if (!clients.some((client) => client.Status === wanted))
+          context.skip(`no listed client is ${wanted}: the filter was held on an empty answer only, not shown to find one`);
       },
+      ['filter.active'],
     );
   }
-  check('getClientsExtended', 'GET /Client/Extended?active=true plus active=false → every client, exactly once', async (context) => {
-    const { total } = await context.sample();
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?active=true plus active=false → every client, exactly once',
+    async (context) => {
+      const { total } = await context.sample();
 
-    const active = await context.walk<ClientExtended>(extended, { active: 'true' });
-    const inactive = await context.walk<ClientExtended>(extended, { active: 'false' });
+      const active = await context.walk<ClientExtended>(extended, { active: 'true' });
+      const inactive = await context.walk<ClientExtended>(extended, { active: 'false' });
 
-    const probe = await context.get(`${extended}?active=true&pageSize=1`);
-    context.expect(active.total + inactive.total === total, probe, `active ${active.total} + inactive ${inactive.total} ≠ all ${total}`);
-    if (active.complete && inactive.complete) {
-      const ids = new Set([...active.items, ...inactive.items].map((client) => client.IdClient));
-      context.expect(ids.size === total, probe, 'some client is both active and inactive, or neither');
-    }
-  });
-  check('getClientsExtended', "GET /Client/Extended?idStaff → only that staff member's clients, and all of them", async (context) => {
-    const { clients, staffIds } = await context.sample();
-    const idStaff = staffIds[0];
-    const probe = await context.get(`${extended}?pageSize=1`);
-    context.expect(idStaff !== undefined, probe, 'no listed client has a staff member: cannot check idStaff');
+      const probe = await context.get(`${extended}?active=true&pageSize=1`);
+      context.expect(
+        active.total + inactive.total === total,
+        probe,
+        `active ${active.total} + inactive ${inactive.total} ≠ all ${total}`,
+        'check.active-partition',
+      );
+      if (active.complete && inactive.complete) {
+        const ids = new Set([...active.items, ...inactive.items].map((client) => client.IdClient));
+        context.expect(ids.size === total, probe, 'some client is both active and inactive, or neither', 'check.active-partition');
+      }
+    },
+    ['check.active-partition'],
+  );
+  check(
+    'getClientsExtended',
+    "GET /Client/Extended?idStaff → only that staff member's clients, and all of them",
+    async (context) => {
+      await unknownIdMatchesNothing(context, extended, 'idStaff');
+      const { clients, staffIds } = await context.sample();
+      const idStaff =
+        staffIds[0] ?? context.skip('no listed client has a staff member: idStaff checked only with an unknown uuid (no clients)');
+      const probe = await context.get(`${extended}?pageSize=1`);
 
-    const found = await context.walk<ClientExtended>(extended, { idStaff });
+      const found = await context.walk<ClientExtended>(extended, { idStaff });
 
-    // "All of them" only from a complete walk: a bounded walk of a large list cannot reach every sampled client.
-    const ids = new Set(found.items.map((client) => client.IdClient));
-    for (const client of clients.filter((c) => c.IdStaff === idStaff)) {
-      if (found.complete) context.expect(ids.has(client.IdClient), probe, `idStaff=${idStaff} misses client ${client.IdClient}`);
-    }
-  });
-  check('getClientsExtended', "GET /Client/Extended?idLocation → only that location's clients, and all of them", async (context) => {
-    const { clients, locationIds } = await context.sample();
-    const idLocation = locationIds[0];
-    const probe = await context.get(`${extended}?pageSize=1`);
-    context.expect(idLocation !== undefined, probe, 'no listed client has a location: cannot check idLocation');
+      // "All of them" only from a complete walk: a bounded walk of a large list cannot reach every sampled client.
+      const ids = new Set(found.items.map((client) => client.IdClient));
+      for (const client of clients.filter((c) => c.IdStaff === idStaff)) {
+        if (found.complete)
+          context.expect(ids.has(client.IdClient), probe, `idStaff=${idStaff} misses client ${client.IdClient}`, 'check.filter-ids');
+      }
+    },
+    ['filter.staff', 'check.filter-ids', 'check.unknown-id'],
+  );
+  check(
+    'getClientsExtended',
+    "GET /Client/Extended?idLocation → only that location's clients, and all of them",
+    async (context) => {
+      await unknownIdMatchesNothing(context, extended, 'idLocation');
+      const { clients, locationIds } = await context.sample();
+      const idLocation =
+        locationIds[0] ?? context.skip('no listed client has a location: idLocation checked only with an unknown uuid (no clients)');
+      const probe = await context.get(`${extended}?pageSize=1`);
 
-    const found = await context.walk<ClientExtended>(extended, { idLocation });
+      const found = await context.walk<ClientExtended>(extended, { idLocation });
 
-    const ids = new Set(found.items.map((client) => client.IdClient));
-    for (const client of clients.filter((c) => c.IdLocation === idLocation)) {
-      if (found.complete) context.expect(ids.has(client.IdClient), probe, `idLocation=${idLocation} misses client ${client.IdClient}`);
-    }
-  });
+      const ids = new Set(found.items.map((client) => client.IdClient));
+      for (const client of clients.filter((c) => c.IdLocation === idLocation)) {
+        if (found.complete)
+          context.expect(ids.has(client.IdClient), probe, `idLocation=${idLocation} misses client ${client.IdClient}`, 'check.filter-ids');
+      }
+    },
+    ['filter.location', 'check.filter-ids', 'check.unknown-id'],
+  );
   for (const parameter of ['idStaff', 'idLocation'] as const) {
     check(
       'getClientsExtended',
       `GET /Client/Extended?${parameter}=<uuid in upper case> → the same clients as in lower case (uuids compare case-insensitively)`,
       async (context) => {
+        await unknownIdMatchesNothing(context, extended, parameter);
         const { staffIds, locationIds } = await context.sample();
-        const id = (parameter === 'idStaff' ? staffIds : locationIds)[0];
-        const probe = await context.get(`${extended}?pageSize=1`);
-        context.expect(id !== undefined, probe, `no listed client has a ${parameter}: cannot check it in upper case`);
-        const lower = { [parameter]: id!.toLowerCase(), pageSize: '100' };
-        const upper = { [parameter]: id!.toUpperCase(), pageSize: '100' };
+        const id =
+          (parameter === 'idStaff' ? staffIds : locationIds)[0] ??
+          context.skip(
+            `no listed client has ${parameter === 'idStaff' ? 'a staff member' : 'a location'}: ${parameter} in upper case checked only with an unknown uuid`,
+          );
+        const lower = { [parameter]: id.toLowerCase(), pageSize: '100' };
+        const upper = { [parameter]: id.toUpperCase(), pageSize: '100' };
 
         const [a, b] = [await context.get(extended + queryString(lower)), await context.get(extended + queryString(upper))];
 
@@ -82,8 +126,10 @@ export function filterChecks(check: Define): void {
           totalCount(a) === totalCount(b) && isDeepStrictEqual(a.json, b.json),
           b,
           `${parameter} in upper case selected other clients than in lower case`,
+          'check.uuid-case',
         );
       },
+      ['check.uuid-case'],
     );
   }
   check(
@@ -91,8 +137,8 @@ export function filterChecks(check: Define): void {
     "GET /Client/Extended?idStaff&active=true → exactly that staff member's active clients (AND)",
     async (context) => {
       const { staffIds } = await context.sample();
-      const idStaff = staffIds[staffIds.length - 1];
-      if (idStaff === undefined) throw new ContractViolation('no listed client has a staff member: cannot check idStaff with active');
+      const idStaff =
+        staffIds[staffIds.length - 1] ?? context.skip('no listed client has a staff member: cannot combine idStaff with active');
       const all = await context.walk<ClientExtended>(extended, { idStaff });
 
       const both = await context.walk<ClientExtended>(extended, { idStaff, active: 'true' });
@@ -104,16 +150,20 @@ export function filterChecks(check: Define): void {
           JSON.stringify(both.items.map((c) => c.IdClient)) === JSON.stringify(expected),
           probe,
           'the AND of idStaff and active is not the intersection',
+          'check.filter-and',
         );
     },
+    ['check.filter-and'],
   );
   check(
     'getClientsExtended',
     'GET /Client/Extended?idLocation&active=false&filter → every filter holds for every client (AND)',
     async (context) => {
       const { clients } = await context.sample();
-      const client = clients.find((c) => c.IdLocation !== null && c.Status === 'Inactive') ?? clients.find((c) => c.IdLocation !== null);
-      if (!client) throw new ContractViolation('no listed client has a location: cannot check idLocation with other filters');
+      const client =
+        clients.find((c) => c.IdLocation !== null && c.Status === 'Inactive') ??
+        clients.find((c) => c.IdLocation !== null) ??
+        context.skip('no listed client has a location: cannot combine idLocation with other filters');
       const query = {
         idLocation: client.IdLocation!,
         active: client.Status === 'Active' ? 'true' : 'false',
@@ -134,8 +184,10 @@ export function filterChecks(check: Define): void {
           found.items.some((c) => c.IdClient === client.IdClient),
           exchange,
           `client ${client.IdClient} meets every filter but is missing`,
+          'check.filter-and',
         );
     },
+    ['check.filter-and', 'filter.location', 'filter.active', 'filter.text'],
   );
 
   /**
@@ -161,7 +213,7 @@ export function filterChecks(check: Define): void {
     'GET /Client/Extended?filter → only matching clients, including the one the term came from',
     async (context) => {
       const { clients } = await context.sample();
-      const client = clients[Math.floor(clients.length / 2)]!;
+      const client = clients[Math.floor(clients.length / 2)] ?? context.skip('the deployment lists no clients: no name to cut a term from');
       const query = { filter: searchTerm(client), pageSize: '100' };
 
       const exchange = await context.get(extended + queryString(query));
@@ -173,15 +225,20 @@ export function filterChecks(check: Define): void {
           found.items.some((c) => c.IdClient === client.IdClient),
           exchange,
           `filter=${query.filter} misses ${client.FullName}`,
+          'check.filter-text',
         );
     },
+    ['filter.text', 'check.filter-text'],
   );
   check(
     'getClientsExtended',
     'GET /Client/Extended?filter → case- and accent-insensitive (upper case, accents folded)',
     async (context) => {
       const { clients } = await context.sample();
-      const client = clients.find((c) => fold(c.FullName) !== c.FullName.toLowerCase()) ?? clients[0]!;
+      const client =
+        clients.find((c) => fold(c.FullName) !== c.FullName.toLowerCase()) ??
+        clients[0] ??
+        context.skip('the deployment lists no clients: no name to fold and upper-case');
       const term = upperCaseSameLength(fold(termStretch(client.PersonalInfo.LastName) || client.PersonalInfo.LastName));
 
       const found = await context.walk<ClientExtended>(extended, { filter: term });
@@ -193,15 +250,17 @@ export function filterChecks(check: Define): void {
           found.items.some((c) => c.IdClient === client.IdClient),
           probe,
           `filter=${term} misses ${client.FullName}`,
+          'check.filter-folding',
         );
     },
+    ['check.filter-folding'],
   );
   check(
     'getClientsExtended',
     'GET /Client/Extended?filter=<phone digits> → matches the phone ignoring spaces and dashes',
     async (context) => {
       const { clients } = await context.sample();
-      const client = clients[clients.length - 1]!;
+      const client = clients[clients.length - 1] ?? context.skip('the deployment lists no clients: no phone number to take digits from');
       const digits = client.Phone.replace(/\D/g, '').slice(-7);
       const query = { filter: digits, pageSize: '100' };
 
@@ -214,32 +273,54 @@ export function filterChecks(check: Define): void {
           found.items.some((c) => c.IdClient === client.IdClient),
           exchange,
           `filter=${digits} misses ${client.Phone}`,
+          'check.filter-phone-digits',
         );
     },
+    ['check.filter-phone-digits'],
   );
-  check('getClientsExtended', 'GET /Client/Extended?filter=<no such text> → 200 with no Results and X-Total-Count 0', async (context) => {
-    const query = { filter: 'qqxzj-no-client-has-this-9f3a' };
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter=<no such text> → 200 with no Results and X-Total-Count 0',
+    async (context) => {
+      const query = { filter: 'qqxzj-no-client-has-this-9f3a' };
 
-    const exchange = await context.get(extended + queryString(query));
+      const exchange = await context.get(extended + queryString(query));
 
-    context.expectList(exchange, query);
-    context.expect(totalCount(exchange) === 0, exchange, 'X-Total-Count is not 0');
-  });
-  check('getClientsExtended', 'GET /Client/Extended?filter= (empty or blank) → no filter at all', async (context) => {
-    const plain = await context.get(extended);
+      context.expectList(exchange, query);
+      context.expect(totalCount(exchange) === 0, exchange, 'X-Total-Count is not 0', 'check.filter-none');
+    },
+    ['check.filter-none'],
+  );
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter= (empty or blank) → no filter at all',
+    async (context) => {
+      const plain = await context.get(extended);
 
-    for (const filter of ['', '   ']) {
-      const exchange = await context.get(extended + queryString({ filter }));
-      context.expectList(exchange, { filter });
-      context.expect(totalCount(exchange) === totalCount(plain), exchange, `filter=${JSON.stringify(filter)} changed X-Total-Count`);
-    }
-  });
-  check('getClientsExtended', 'GET /Client/Extended?filter with reserved characters and unicode → 200, plain text', async (context) => {
-    for (const filter of ["O'Brien", 'a/b', '(x),y', '@example', 'Åsa Ölund', '李', '😀', 'x;y', '100%']) {
-      const exchange = await context.get(extended + queryString({ filter }));
-      context.expectList(exchange, { filter });
-    }
-  });
+      for (const filter of ['', '   ']) {
+        const exchange = await context.get(extended + queryString({ filter }));
+        context.expectList(exchange, { filter });
+        context.expect(
+          totalCount(exchange) === totalCount(plain),
+          exchange,
+          `filter=${JSON.stringify(filter)} changed X-Total-Count`,
+          'check.filter-blank',
+        );
+      }
+    },
+    ['check.filter-blank'],
+  );
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter with reserved characters and unicode → 200, plain text',
+    async (context) => {
+      for (const filter of ["O'Brien", 'a/b', '(x),y', '@example', 'Åsa Ölund', '李', '😀', 'x;y', '100%']) {
+        const exchange = await context.get(extended + queryString({ filter }));
+        context.expectList(exchange, { filter });
+      }
+    },
+    ['check.filter-plain-text'],
+  );
   check(
     'getClientsExtended',
     'GET /Client/Extended?filter=<200 emoji>&page=2&pageSize=1 → 200 with a Link header within its documented maxLength',
@@ -251,15 +332,21 @@ export function filterChecks(check: Define): void {
 
       context.expectList(exchange, query);
     },
+    ['check.link-length', 'response.header'],
   );
-  check('getClientsExtended', 'GET /Client/Extended?idStaff=<unknown uuid> → 200 with no Results', async (context) => {
-    const query = { idStaff: UNKNOWN_ID, idLocation: undefined };
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?idStaff=<unknown uuid> → 200 with no Results',
+    async (context) => {
+      const query = { idStaff: UNKNOWN_ID, idLocation: undefined };
 
-    const exchange = await context.get(extended + queryString(query));
+      const exchange = await context.get(extended + queryString(query));
 
-    context.expectList(exchange, { idStaff: UNKNOWN_ID });
-    context.expect(totalCount(exchange) === 0, exchange, 'an unknown staff id matched clients');
-  });
+      context.expectList(exchange, { idStaff: UNKNOWN_ID });
+      context.expect(totalCount(exchange) === 0, exchange, 'an unknown staff id matched clients', 'check.unknown-id');
+    },
+    ['check.unknown-id'],
+  );
   for (const [parameter, value, why] of [
     ['active', 'yes', 'not a boolean'],
     ['active', '1', 'not true or false'],
@@ -276,13 +363,19 @@ export function filterChecks(check: Define): void {
         const exchange = await context.get(`${extended}?${parameter}=${encodeURIComponent(value)}`);
 
         const body = context.expectError(exchange, 400, 'VALIDATION_ERROR');
-        context.expect(body.Message.includes(parameter), exchange, `the Message does not name ${parameter}`);
+        context.expect(body.Message.includes(parameter), exchange, `the Message does not name ${parameter}`, 'error.message');
       },
+      ['request.value', 'error.message'],
     );
   }
-  check('getClientsExtended', "GET /Client/Simple?active=true → 400: Extended's filters are unknown to Simple", async (context) => {
-    const exchange = await context.get(`${PATHS.getClientsSimple}?active=true`);
+  check(
+    'getClientsExtended',
+    "GET /Client/Simple?active=true → 400: Extended's filters are unknown to Simple",
+    async (context) => {
+      const exchange = await context.get(`${PATHS.getClientsSimple}?active=true`);
 
-    context.expectError(exchange, 400, 'VALIDATION_ERROR');
-  });
+      context.expectError(exchange, 400, 'VALIDATION_ERROR');
+    },
+    ['request.unknown-parameter'],
+  );
 }

@@ -1,7 +1,8 @@
 // Checks of the two list operations: paging, order, totals, Link, validation, auth, methods.
 import type { ClientExtended, ClientSimple } from '../../contract/wire-types';
 import { pathBelowBase, type Exchange } from '../http';
-import { compareClients, linkRelations, MAX_PAGE_SIZE, queryString, totalCount, type PageBody } from '../semantics';
+import { compareClients, linkRelations, queryString, totalCount, type PageBody } from '../semantics';
+import type { SpecContract } from '../spec-contract';
 import {
   authChecks,
   expectPreferred,
@@ -12,26 +13,36 @@ import {
   type OperationName,
 } from '../context';
 
-export function listChecks(check: Define): void {
-  const PATHS = operationPaths();
+export function listChecks(check: Define, contract: SpecContract): void {
+  const PATHS = operationPaths(contract);
   // ---------------------------------------------------------------- lists (Simple and Extended)
 
   for (const operation of ['getClientsSimple', 'getClientsExtended'] as const) {
     const path = PATHS[operation];
     const short = path.replace('/api/v1', '');
 
-    check(operation, `GET ${short} → 200 page 1 of 25 by default`, async (context) => {
-      const exchange = await context.get(path);
+    check(
+      operation,
+      `GET ${short} → 200 page 1 of 25 by default`,
+      async (context) => {
+        const exchange = await context.get(path);
 
-      context.expectList(exchange, {});
-    });
-    check(operation, `GET ${short}?page=2&pageSize=7 → 200 echoing Page 2 and PageSize 7`, async (context) => {
-      const query = { page: '2', pageSize: '7' };
+        context.expectList(exchange, {});
+      },
+      ['list.echo', 'list.total', 'list.link'],
+    );
+    check(
+      operation,
+      `GET ${short}?page=2&pageSize=7 → 200 echoing Page 2 and PageSize 7`,
+      async (context) => {
+        const query = { page: '2', pageSize: '7' };
 
-      const exchange = await context.get(path + queryString(query));
+        const exchange = await context.get(path + queryString(query));
 
-      context.expectList(exchange, query);
-    });
+        context.expectList(exchange, query);
+      },
+      ['list.echo'],
+    );
     boundsChecks(check, operation, path, short);
     for (const [parameter, value, why] of [
       ['pageSize', '101', 'above the maximum'],
@@ -54,48 +65,76 @@ export function listChecks(check: Define): void {
           const exchange = await context.get(`${path}?${parameter}=${encodeURIComponent(value)}`);
 
           const body = context.expectError(exchange, 400, 'VALIDATION_ERROR');
-          context.expect(body.Message.includes(parameter), exchange, `the Message does not name ${parameter}`);
+          context.expect(body.Message.includes(parameter), exchange, `the Message does not name ${parameter}`, 'error.message');
         },
+        ['request.value', 'error.message'],
       );
     }
-    check(operation, `GET ${short}?pageSize=5&pageSize=6 → 400 VALIDATION_ERROR for a parameter given twice`, async (context) => {
-      const exchange = await context.get(`${path}?pageSize=5&pageSize=6`);
+    check(
+      operation,
+      `GET ${short}?pageSize=5&pageSize=6 → 400 VALIDATION_ERROR for a parameter given twice`,
+      async (context) => {
+        const exchange = await context.get(`${path}?pageSize=5&pageSize=6`);
 
-      context.expectError(exchange, 400, 'VALIDATION_ERROR');
-    });
+        context.expectError(exchange, 400, 'VALIDATION_ERROR');
+      },
+      ['request.repeated'],
+    );
     unknownParameterCheck(check, operation, path, 'valid');
-    check(operation, `GET ${short} → a page past the end is 200 with no Results, echoing Page`, async (context) => {
-      const { total } = await context.sample();
-      const query = { page: String(Math.ceil(total / 10) + 1), pageSize: '10' };
+    check(
+      operation,
+      `GET ${short} → a page past the end is 200 with no Results, echoing Page`,
+      async (context) => {
+        const { total } = await context.sample();
+        // An empty list has one (empty) page, so page 2 is past its end.
+        const query = { page: String(Math.max(1, Math.ceil(total / 10)) + 1), pageSize: '10' };
 
-      const exchange = await context.get(path + queryString(query));
+        const exchange = await context.get(path + queryString(query));
 
-      context.expectList(exchange, query);
-      context.expect((exchange.json as PageBody<unknown>).Results.length === 0, exchange, 'Results is not empty past the end');
-    });
-    check(operation, `GET ${short} → X-Total-Count counts every client; the last page holds the remainder`, async (context) => {
-      const plain = await context.get(path);
-      const total = totalCount(plain)!;
-      const lastPage = Math.max(1, Math.ceil(total / MAX_PAGE_SIZE));
-      const query = { page: String(lastPage), pageSize: String(MAX_PAGE_SIZE) };
+        context.expectList(exchange, query);
+        context.expect(
+          (exchange.json as PageBody<unknown>).Results.length === 0,
+          exchange,
+          'Results is not empty past the end',
+          'list.total',
+        );
+      },
+      ['check.past-end', 'list.link'],
+    );
+    check(
+      operation,
+      `GET ${short} → X-Total-Count counts every client; the last page holds the remainder`,
+      async (context) => {
+        const plain = await context.get(path);
+        const total = totalCount(plain)!;
+        const lastPage = Math.max(1, Math.ceil(total / context.maxPageSize));
+        const query = { page: String(lastPage), pageSize: String(context.maxPageSize) };
 
-      const last = await context.get(path + queryString(query));
+        const last = await context.get(path + queryString(query));
 
-      context.expectList(last, query);
-      context.expect(totalCount(last) === total, last, `X-Total-Count changed from ${total} to ${totalCount(last)}`);
-    });
-    check(operation, `GET ${short} → pages tile: pages 1 and 2 of 10 are page 1 of 20`, async (context) => {
-      const a = await context.get(`${path}?page=1&pageSize=10`);
-      const b = await context.get(`${path}?page=2&pageSize=10`);
-      const both = await context.get(`${path}?page=1&pageSize=20`);
+        context.expectList(last, query);
+        context.expect(totalCount(last) === total, last, `X-Total-Count changed from ${total} to ${totalCount(last)}`, 'check.total');
+      },
+      ['list.total', 'check.total'],
+    );
+    check(
+      operation,
+      `GET ${short} → pages tile: pages 1 and 2 of 10 are page 1 of 20`,
+      async (context) => {
+        const a = await context.get(`${path}?page=1&pageSize=10`);
+        const b = await context.get(`${path}?page=2&pageSize=10`);
+        const both = await context.get(`${path}?page=1&pageSize=20`);
 
-      const ids = (exchange: Exchange) => (exchange.json as PageBody<ClientSimple>).Results.map((client) => client.IdClient);
-      context.expect(
-        JSON.stringify([...ids(a), ...ids(b)]) === JSON.stringify(ids(both)),
-        both,
-        'pages 1 and 2 of size 10 are not page 1 of size 20',
-      );
-    });
+        const ids = (exchange: Exchange) => (exchange.json as PageBody<ClientSimple>).Results.map((client) => client.IdClient);
+        context.expect(
+          JSON.stringify([...ids(a), ...ids(b)]) === JSON.stringify(ids(both)),
+          both,
+          'pages 1 and 2 of size 10 are not page 1 of size 20',
+          'check.tiling',
+        );
+      },
+      ['check.tiling'],
+    );
     check(
       operation,
       `GET ${short} → ordered by FullName (English collation, case- and accent-insensitive), then IdClient`,
@@ -109,23 +148,39 @@ export function listChecks(check: Define): void {
             compareClients(before, after) < 0,
             exchange,
             `Results[${i - 1}] ${before.FullName} comes before Results[${i}] ${after.FullName}`,
+            'list.order',
           );
         }
       },
+      ['list.order'],
     );
-    check(operation, `GET ${short} → the Link header's next link leads to the next page`, async (context) => {
-      const first = await context.get(`${path}?pageSize=3`);
-      const next = linkRelations(first.headers.get('link')).get('next');
-      if (next === undefined) return; // three clients or fewer: no next page to follow.
+    check(
+      operation,
+      `GET ${short} → the Link header's next link leads to the next page`,
+      async (context) => {
+        const first = await context.get(`${path}?pageSize=3`);
+        const next = linkRelations(first.headers.get('link')).get('next');
+        if (next === undefined) return; // three clients or fewer: no next page to follow.
 
-      const second = await context.get(pathBelowBase(context.target, new URL(next, first.url)));
+        const second = await context.get(pathBelowBase(context.target, new URL(next, first.url)));
 
-      context.expectList(second, { page: '2', pageSize: '3' });
-    });
+        context.expectList(second, { page: '2', pageSize: '3' });
+        context.expect(
+          (second.json as PageBody<unknown>).Page === 2,
+          second,
+          'the next link of page 1 did not lead to page 2',
+          'check.link-follow',
+        );
+      },
+      ['check.link-follow'],
+    );
     authChecks(check, operation, path);
     methodChecks(check, operation, path);
-    check(operation, `GET ${short} with Prefer: code=500 → 500 INTERNAL_ERROR`, (context) =>
-      expectPreferred(context, operation, path, 500, 'INTERNAL_ERROR'),
+    check(
+      operation,
+      `GET ${short} with Prefer: code=500 → 500 INTERNAL_ERROR`,
+      (context) => expectPreferred(context, operation, path, 500, 'INTERNAL_ERROR'),
+      ['check.prefer'],
     );
   }
 
@@ -141,6 +196,7 @@ export function listChecks(check: Define): void {
 
           context.expectList(exchange, query);
         },
+        ['request.value'],
       );
     }
   }
@@ -156,8 +212,14 @@ export function listChecks(check: Define): void {
         JSON.stringify([client.IdClient, client.FullName, client.PersonalId, client.Phone, client.Email]);
       const a = (simple.json as PageBody<ClientSimple>).Results.map(basic);
       const b = (extended.json as PageBody<ClientExtended>).Results.map(basic);
-      context.expect(JSON.stringify(a) === JSON.stringify(b), extended, 'Simple and Extended disagree on page 1');
-      context.expect(totalCount(simple) === totalCount(extended), extended, 'Simple and Extended disagree on X-Total-Count');
+      context.expect(JSON.stringify(a) === JSON.stringify(b), extended, 'Simple and Extended disagree on page 1', 'check.simple-extended');
+      context.expect(
+        totalCount(simple) === totalCount(extended),
+        extended,
+        'Simple and Extended disagree on X-Total-Count',
+        'check.simple-extended',
+      );
     },
+    ['check.simple-extended'],
   );
 }

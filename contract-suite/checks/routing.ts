@@ -11,10 +11,15 @@ export function routingChecks(check: Define): void {
     '/api/v2/Diagnostics/Ping',
     '/api/v1/Nothing',
   ]) {
-    check('routing', `GET ${path} → 404 NOT_FOUND (paths are exact and case-sensitive)`, async (context) => {
-      const exchange = await context.get(path);
+    check(
+      'routing',
+      `GET ${path} → 404 NOT_FOUND (paths are exact and case-sensitive)`,
+      async (context) => {
+        const exchange = await context.get(path);
 
-      context.expectError(exchange, 404, 'NOT_FOUND');
-    });
+        context.expectError(exchange, 404, 'NOT_FOUND');
+      },
+      ['request.path'],
+    );
   }
 }

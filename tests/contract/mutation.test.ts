@@ -17,7 +17,10 @@ afterAll(() => server.stop());
 async function runAgainst(mutant?: Mutant): Promise<{ failed: { name: string; error: Error }[]; passed: number; requests: number }> {
   const proxy = await startMutantProxy(server.baseUrl, mutant);
   try {
-    const { results, context } = await runChecks({ baseUrl: proxy.baseUrl, apiKey: API_KEY });
+    // Our server accepts any Origin: named explicitly, a missing Access-Control-Allow-Origin is a failure, not a skip.
+    const { results, context } = await runChecks({ baseUrl: proxy.baseUrl, apiKey: API_KEY }, undefined, {
+      origin: 'https://contract-suite.example',
+    });
     const failed = results.filter((result) => result.error).map((result) => ({ name: result.check.name, error: result.error! }));
     return { failed, passed: results.length - failed.length, requests: context.requestCount };
   } finally {

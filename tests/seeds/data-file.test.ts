@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ClientDetail } from '../../contract/wire-types';
 import { generateClients } from '../../seeds/client';
 import { DataFileError, loadDataFile, writeDataFile } from '../../seeds/data-file';
 import net from 'node:net';
@@ -178,6 +179,14 @@ describe('ids in a data file', () => {
   });
 });
 
+/** A copy of the client with some PersonalInfo fields replaced. */
+function withPersonalInfo(
+  client: ClientDetail,
+  change: (info: ClientDetail['PersonalInfo']) => Partial<ClientDetail['PersonalInfo']>,
+): ClientDetail {
+  return { ...client, PersonalInfo: { ...client.PersonalInfo, ...change(client.PersonalInfo) } };
+}
+
 describe('a bad data file stops start-up with exit code 2 and one line', () => {
   const good = generateClients(2, 3);
 
@@ -205,6 +214,27 @@ describe('a bad data file stops start-up with exit code 2 and one line', () => {
       /dupes\.json: \[2\]\.IdClient duplicates \[0\]\.IdClient/,
     ],
     ['a missing file', () => path.join(dir, 'nowhere.json'), /nowhere\.json: cannot be read \(ENOENT\)/],
+    [
+      'a PersonalId whose last digit is not its Luhn digit',
+      () =>
+        writeJson('luhn.json', [
+          good[0],
+          withPersonalInfo(good[1]!, (info) => ({
+            PersonalId: info.PersonalId.slice(0, -1) + String((Number(info.PersonalId.slice(-1)) + 1) % 10),
+          })),
+        ]),
+      /luhn\.json: \[1\]\.PersonalInfo\.PersonalId breaks record\.luhn: its last digit is not the Luhn check digit of YYMMDDNNN$/,
+    ],
+    [
+      'a FullName that is not FirstName LastName',
+      () => writeJson('full-name.json', [withPersonalInfo(good[0]!, (info) => ({ FullName: `${info.LastName} ${info.FirstName}` }))]),
+      /full-name\.json: \[0\]\.PersonalInfo\.FullName breaks record\.full-name: FullName is not FirstName, one space, LastName$/,
+    ],
+    [
+      'a PersonalId that does not begin with DateOfBirth',
+      () => writeJson('birth.json', [good[0], good[1], withPersonalInfo(good[2]!, () => ({ DateOfBirth: '1901-01-01' }))]),
+      /birth\.json: \[2\]\.PersonalInfo\.PersonalId breaks record\.birth-date: its first eight digits are not DateOfBirth without its dashes$/,
+    ],
   ])('%s → exit 2 naming the file and the first offending record', (_name, makeFile, message) => {
     const file = makeFile();
 

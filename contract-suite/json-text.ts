@@ -1,0 +1,191 @@
+// The media type's own rules for an `application/json` body (RFC 8259), which
+// no JSON Schema can see because a schema validates the value after parsing:
+// the bytes are UTF-8 (§8.1), carry no byte order mark (§8.1), parse under the
+// strict grammar (§2-§7: no trailing comma, no NaN, no single quotes, no
+// comments), and no object repeats a member name (§4: names SHOULD be unique;
+// JSON.parse keeps the last one silently, so a client would see another value
+// than a streaming parser). A charset parameter, if present, must say utf-8.
+
+export interface JsonTextResult {
+  /** The parsed value when the text is well-formed JSON (even if a rule above is broken). */
+  value?: unknown;
+  parsed: boolean;
+  /** Each broken rule: its kind and one line, e.g. `a byte order mark (EF BB BF) precedes the JSON text, which RFC 8259 §8.1 forbids`. */
+  problems: JsonTextProblem[];
+}
+
+export interface JsonTextProblem {
+  kind: 'charset' | 'bom' | 'utf-8' | 'syntax' | 'duplicate';
+  message: string;
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** The `charset` parameter of a Content-Type, lower case, or undefined. */
+export function charsetOf(contentType: string | null | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '');
+  return match?.[1]?.toLowerCase();
+}
+
+/**
+ * Scans a JSON text under RFC 8259's grammar and reports the first object
+ * that repeats a member name (as a JSON Pointer and the name), or a syntax
+ * error's offset. Linear in the text; no value is built (JSON.parse does that).
+ */
+function scan(text: string): { error?: string; duplicate?: string } {
+  let i = 0;
+  let duplicate: string | undefined;
+  const ws = () => {
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i += 1;
+      else break;
+    }
+  };
+  const fail = (what: string): never => {
+    throw new SyntaxError(`${what} at offset ${i}`);
+  };
+  const string = (): string => {
+    // text[i] is '"'
+    i += 1;
+    let out = '';
+    let start = i;
+    for (;;) {
+      if (i >= text.length) fail('unterminated string');
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        out += text.slice(start, i);
+        i += 1;
+        return out;
+      }
+      if (c < 0x20) fail('unescaped control character in a string');
+      if (c === 0x5c) {
+        out += text.slice(start, i);
+        const e = text[i + 1];
+        if (e === 'u') {
+          const hex = text.slice(i + 2, i + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('bad \\u escape');
+          out += String.fromCharCode(parseInt(hex, 16));
+          i += 6;
+        } else {
+          const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+          if (e === undefined || simple[e] === undefined) fail('bad escape');
+          out += simple[e!]!;
+          i += 2;
+        }
+        start = i;
+        continue;
+      }
+      i += 1;
+    }
+  };
+  const value = (pointer: string): void => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i += 1;
+      ws();
+      const names = new Set<string>();
+      if (text[i] === '}') {
+        i += 1;
+        return;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail('expected a member name');
+        const name = string();
+        if (names.has(name) && duplicate === undefined) duplicate = `${pointer || '/'} repeats the member name ${JSON.stringify(name)}`;
+        names.add(name);
+        ws();
+        if (text[i] !== ':') fail("expected ':'");
+        i += 1;
+        value(`${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+        ws();
+        if (text[i] === ',') {
+          i += 1;
+          continue;
+        }
+        if (text[i] === '}') {
+          i += 1;
+          return;
+        }
+        fail("expected ',' or '}'");
+      }
+    }
+    if (c === '[') {
+      i += 1;
+      ws();
+      if (text[i] === ']') {
+        i += 1;
+        return;
+      }
+      for (let index = 0; ; index += 1) {
+        value(`${pointer}/${index}`);
+        ws();
+        if (text[i] === ',') {
+          i += 1;
+          continue;
+        }
+        if (text[i] === ']') {
+          i += 1;
+          return;
+        }
+        fail("expected ',' or ']'");
+      }
+    }
+    if (c === '"') {
+      string();
+      return;
+    }
+    for (const literal of ['true', 'false', 'null']) {
+      if (text.startsWith(literal, i)) {
+        i += literal.length;
+        return;
+      }
+    }
+    NUMBER.lastIndex = i;
+    const number = NUMBER.exec(text);
+    if (!number) fail('expected a JSON value');
+    i += number![0].length;
+  };
+  try {
+    value('');
+    ws();
+    if (i !== text.length) fail('text after the JSON value');
+  } catch (error) {
+    return { error: (error as Error).message, duplicate };
+  }
+  return { duplicate };
+}
+
+/** Holds a body's bytes and Content-Type to RFC 8259; `problems` is empty when the body is a conforming JSON text. */
+export function checkJsonText(bytes: Uint8Array, contentType?: string | null): JsonTextResult {
+  const problems: JsonTextProblem[] = [];
+  const charset = charsetOf(contentType);
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+    problems.push({
+      kind: 'charset',
+      message: `Content-Type says charset=${charset}; a JSON text exchanged between systems is UTF-8 (RFC 8259 §8.1)`,
+    });
+  let start = 0;
+  if (bytes.length >= 3 && BOM.every((b, k) => bytes[k] === b)) {
+    problems.push({ kind: 'bom', message: 'a byte order mark (EF BB BF) precedes the JSON text, which RFC 8259 §8.1 forbids' });
+    start = 3;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes.subarray(start));
+  } catch {
+    problems.push({ kind: 'utf-8', message: 'the body is not valid UTF-8 (RFC 8259 §8.1)' });
+    return { parsed: false, problems };
+  }
+  const scanned = scan(text);
+  if (scanned.error !== undefined) {
+    problems.push({ kind: 'syntax', message: `the body is not a JSON text (RFC 8259): ${scanned.error}` });
+    return { parsed: false, problems };
+  }
+  if (scanned.duplicate !== undefined)
+    problems.push({ kind: 'duplicate', message: `${scanned.duplicate} (RFC 8259 §4: names within an object should be unique)` });
+  return { parsed: true, value: JSON.parse(text) as unknown, problems };
+}

@@ -1,0 +1,4 @@
+// placeholder
+export function sentencesFor(_rule: string): string[] {
+  return [];
+}
