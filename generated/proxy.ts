@@ -143,26 +143,12 @@ export interface components {
             counted: boolean;
             first: components["schemas"]["JournalEntry"];
         };
-        /** @description What the traffic exercised of one operation, in the contract suite's coverage shape. */
-        OperationCoverage: {
-            operationId: string;
-            requests: components["schemas"]["Count"];
-            statuses: {
-                documented: components["schemas"]["Names"];
-                reached: components["schemas"]["Names"];
-                notReached: components["schemas"]["Names"];
-            };
-            parameters: {
-                documented: components["schemas"]["Names"];
-                exercised: components["schemas"]["Names"];
-                notExercised: components["schemas"]["Names"];
-            };
-        };
-        Names: string[];
         /**
          * @description The run's report (`--report FILE` at exit, `GET /__proxy/report` while it
-         *     runs). Its `operations` and `totals` have the contract suite's coverage
-         *     shape (`--coverage-out`), so the two can be read by the same tools.
+         *     runs): who answered, the violations by side and by cause, the memory
+         *     bounds, and in `coverage` what the traffic made the upstream answer, in
+         *     the one coverage format of the contract suite and the mock
+         *     (`client-records-coverage/1`, side `provider`), so it merges with theirs.
          */
         ProxyReport: {
             /** @enum {string} */
@@ -196,11 +182,29 @@ export interface components {
             /** @description Distinct causes, the upstream's first, most frequent first; at most 1000 (the rest summed in `causesDropped`). */
             causes: components["schemas"]["Cause"][];
             causesDropped?: components["schemas"]["Count"];
-            operations: components["schemas"]["OperationCoverage"][];
-            totals: {
-                requests: components["schemas"]["Count"];
-                operationsReached: components["schemas"]["Count"];
-                operations: components["schemas"]["Count"];
+            /**
+             * @description The coverage report of the traffic, `format: client-records-coverage/1`,
+             *     `side: provider` (the schema is `COVERAGE_REPORT_SCHEMA` of
+             *     `contract/coverage-report.ts`, shared with the contract suite and the
+             *     mock; `--coverage-out FILE` writes it alone).
+             */
+            coverage: {
+                /** @enum {string} */
+                format: "client-records-coverage/1";
+                /** @enum {string} */
+                side: "provider";
+                /** @description The upstream's URL. */
+                source: string;
+                /** Format: date-time */
+                generatedAt: string;
+                /** @description Per operation of `openapi.yaml`, the requests, statuses reached and parameters exercised. */
+                operations: {
+                    [key: string]: unknown;
+                }[];
+                /** @description The sums over the operations. */
+                totals: {
+                    [key: string]: unknown;
+                };
             };
             /** @description The memory bounds this run kept to. */
             bounds: {

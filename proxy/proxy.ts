@@ -1,7 +1,7 @@
 // The validating proxy as a value: startProxy() listens, forwards every request
 // to the upstream (forward.ts), returns the answer unchanged with the proxy's
 // three headers, and judges the exchange with the contract suite's rules
-// (judge-adapter.ts, PLAN.md's seam) on the way: the caller's violations and
+// (contract-suite/judge.ts, PLAN.md's seam) on the way: the caller's violations and
 // the upstream's kept apart, logged, kept in the journal (journal.ts, served by
 // journal-http.ts) and, at close(), written as JUnit and JSON (report.ts).
 // Where the upstream cannot answer, the cause decides: the mock in-process
@@ -17,8 +17,8 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { bundledSpec, readSpec, type OpenApiDocument } from '../contract/spec';
-import { CoverageRecorder } from '../contract-suite/coverage';
-import type { Exchange } from '../contract-suite/http';
+import { CoverageTally } from '../contract/coverage-report';
+import { ExchangeMemory, judgeRequest, judgeResponse, type RequestJudgement, type Side, type Violation } from '../contract-suite/judge';
 import { SpecContract, specContract } from '../contract-suite/spec-contract';
 import { configFromOptions, loadConfig, type Config, type ConfigOptions } from '../server/config';
 import { ERROR_CATALOGUE, errorAnswer, rawErrorResponse } from '../server/errors';
@@ -27,13 +27,13 @@ import type { components } from '../generated/proxy';
 import { createUpstream, endToEnd, UpstreamFailure, type FailureCause, type UpstreamAnswer } from './forward';
 import { Journal, type JournalEntry } from './journal';
 import { collidingPaths, RESERVED_PREFIX, serveJournal } from './journal-http';
-import { ExchangeMemory, judgeRequest, judgeResponse, type RequestJudgement, type Side, type Violation } from './judge-adapter';
 import {
   buildReport,
   curlLine,
   logLine,
   summaryLine,
   violationsHeader,
+  writeCoverage,
   writeJsonReport,
   writeJunitReport,
   type ProxyReport,
@@ -84,26 +84,7 @@ const FAILURE_ANSWERS: Record<FailureCause, { status: number; code: ProxyErrorCo
   timeout: { status: 504, code: 'UPSTREAM_TIMEOUT' },
 };
 /** Rules about a body: not judged when the body was over the cap. */
-const BODY_RULES = /^(response\.(json|schema)|list\.|filter\.|record\.|detail\.|error\.|exception\.|auth\.message)/;
-
-/** A request's header values as one string each (repeated lines joined as RFC 9110 §5.3 allows), names in lower case. */
-function flatHeaders(req: IncomingMessage): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(req.headers)) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  return out;
-}
-
-function headersOf(raw: readonly string[]): Headers {
-  const headers = new Headers();
-  for (let i = 0; i < raw.length; i += 2) {
-    try {
-      headers.append(raw[i]!, raw[i + 1]!);
-    } catch {
-      // A value fetch's Headers refuses (bytes outside Latin-1) cannot be judged as a header: left out.
-    }
-  }
-  return headers;
-}
+const BODY_RULES = /^(response\.(json|schema)|list\.|filter\.|record\.|detail\.|error\.)/;
 
 /** Decodes the body as its Content-Encoding says, at most `max` bytes out; undefined when it cannot (unknown coding, corrupt, too long). */
 function decoded(body: Buffer, encoding: string | undefined, max: number): Buffer | undefined {
@@ -117,15 +98,6 @@ function decoded(body: Buffer, encoding: string | undefined, max: number): Buffe
     return undefined;
   }
   return undefined;
-}
-
-function parseJson(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Reads a body into memory until it ends or passes `cap` bytes; rejects with the stream's error (an UpstreamFailure). */
@@ -182,7 +154,7 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
   const { mock: mockOptions, log: logOption, ...proxyOptions } = options;
   const settings = proxySettingsFromOptions(proxyOptions);
   const log = logOption ?? (() => undefined);
-  const { contract } = contractFor(settings);
+  const { contract, document } = contractFor(settings);
   let mock: Mock | undefined;
   if (settings.fallback.size > 0) {
     // The fallback is the mock `npm start` runs, with these settings (and the same spec), built before the first request.
@@ -201,7 +173,7 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
   const counted = new Set<Side>(settings.failOn === 'all' ? ['request', 'response'] : settings.failOn === 'upstream' ? ['response'] : []);
   const journal = new Journal(settings.journalSize, counted);
   const memory = new ExchangeMemory(settings.rememberClients);
-  const coverage = new CoverageRecorder(contract);
+  const coverage = new CoverageTally();
   const answeredBy = new Map<string, number>();
   const startedAt = new Date();
   const cap = settings.judgeMaxKb * 1024;
@@ -217,7 +189,7 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
       bodiesOverCap,
       answeredBy,
       journal,
-      coverage: coverage.report([]),
+      coverage: coverage.report(document, { side: 'provider', source: settings.upstream, run: { driver: 'proxy' } }),
       bounds: { journalEntries: settings.journalSize, judgeMaxBytes: cap, rememberedClients: settings.rememberClients },
     });
 
@@ -303,12 +275,13 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
     tally(who);
     const header = record(judged.violations, req, n, null, who, true);
     const first = judged.violations[0]!;
+    // The error table's answer to the first thing the request breaks (openapi.yaml, "Errors").
     const code: ProxyErrorCode =
       first.rule === 'request.path'
         ? 'NOT_FOUND'
         : first.rule === 'request.method'
           ? 'METHOD_NOT_ALLOWED'
-          : judged.allowedStatuses.length === 1 && judged.allowedStatuses[0] === 401
+          : judged.violations.every((v) => v.rule === 'request.key-missing' || v.rule === 'request.key-unknown')
             ? 'UNAUTHORIZED'
             : 'VALIDATION_ERROR';
     const headers = ownHeaders(req, n, who);
@@ -320,9 +293,13 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
 
   async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const n = ++exchanges;
-    const started = performance.now();
-    const requestHeaders = flatHeaders(req);
-    const judged = judgeRequest(contract, { method: req.method ?? 'GET', path: req.url ?? '/', headers: requestHeaders });
+    const target = req.url ?? '/';
+    const judged = judgeRequest(contract, {
+      method: req.method ?? 'GET',
+      path: target,
+      headers: req.headers,
+      url: settings.upstream + target,
+    });
     if (settings.rejectInvalidRequests && judged.violations.length > 0) return reject(req, res, n, judged);
 
     let answer: UpstreamAnswer;
@@ -363,31 +340,21 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
 
     const raw = body.complete ? Buffer.concat(body.chunks, body.size) : undefined;
     const plain = raw === undefined ? undefined : decoded(raw, response.headers['content-encoding'], cap);
-    const text = plain?.toString('utf8') ?? '';
-    const exchange: Exchange = {
-      request: { method: req.method ?? 'GET', path: req.url ?? '/', key: 'valid', headers: requestHeaders as Record<string, string> },
-      url: settings.upstream + (req.url ?? '/'),
-      status,
-      headers: headersOf(response.rawHeaders),
-      text,
-      json: plain === undefined ? undefined : parseJson(text),
-      ms: performance.now() - started,
-    };
-    if (
-      status === 404 &&
-      settings.fallback.has('404-undeployed') &&
-      judged.operationId !== undefined &&
-      (exchange.json as { Code?: unknown } | undefined)?.Code !== 'CLIENT_NOT_FOUND'
-    ) {
+    if (status === 404 && settings.fallback.has('404-undeployed') && judged.operationId !== undefined && !mentionsClientNotFound(plain)) {
       answer.done();
       record(judged.violations, req, n, status, 'mock;cause="404-undeployed"', true);
       return answerFromMock(req, res, n, '404-undeployed');
     }
-    const bodyJudged = plain !== undefined || req.method === 'HEAD' || status === 204 || status === 304;
+    const bodyJudged = plain !== undefined;
     if (!bodyJudged) bodiesOverCap += 1;
-    let upstreamViolations = judgeResponse(contract, judged, exchange, bodyJudged ? memory : undefined);
+    let upstreamViolations = judgeResponse(
+      contract,
+      judged,
+      { status, headers: response.headers, bytes: plain ?? new Uint8Array() },
+      bodyJudged ? memory : undefined,
+    );
     if (!bodyJudged) upstreamViolations = upstreamViolations.filter((v) => !BODY_RULES.test(v.rule));
-    coverage.record(exchange);
+    coverage.record(judged.operationId, status, exercised(judged));
     tally('upstream');
     const header = record([...upstreamViolations, ...judged.violations], req, n, status, 'upstream', bodyJudged);
 
@@ -466,6 +433,7 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
       const final = report();
       if (settings.junit) await writeJunitReport(settings.junit, final);
       if (settings.report) writeJsonReport(settings.report, final);
+      if (settings.coverageOut) writeCoverage(settings.coverageOut, final);
       const exitCode: 0 | 1 = settings.failOn !== 'off' && final.violations.counted > 0 ? 1 : 0;
       return { report: final, exitCode, summary: summaryLine(final, { junit: settings.junit, report: settings.report }) };
     })();
@@ -481,6 +449,30 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
     report,
     close,
   };
+}
+
+/** A 404 body naming CLIENT_NOT_FOUND: a real answer of a deployed operation, never "undeployed". */
+function mentionsClientNotFound(body: Buffer | undefined): boolean {
+  if (body === undefined) return true;
+  try {
+    return (JSON.parse(body.toString('utf8')) as { Code?: unknown } | null)?.Code === 'CLIENT_NOT_FOUND';
+  } catch {
+    return false;
+  }
+}
+
+/** The documented parameters a request carried, for the coverage tally. */
+function exercised(judged: RequestJudgement): string[] {
+  const names = [...judged.query.keys(), ...Object.keys(judged.pathParams)];
+  for (const name of ['Prefer']) if (judged.request.headers && headerPresent(judged, name)) names.push(name);
+  return names;
+}
+
+function headerPresent(judged: RequestJudgement, name: string): boolean {
+  const headers = judged.request.headers as Record<string, unknown>;
+  return typeof (headers as unknown as Headers).get === 'function'
+    ? (headers as unknown as Headers).has(name)
+    : name.toLowerCase() in headers;
 }
 
 function pairs(flat: readonly string[]): [string, string][] {

@@ -8,9 +8,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { components } from '../generated/proxy';
-import type { CoverageReport } from '../contract-suite/coverage';
+import { coverageToJson, type CoverageReport } from '../contract/coverage-report';
+import { junitXml, type JunitCase, type JunitSuite } from '../contract/junit-xml';
+import type { Side, Violation } from '../contract-suite/judge';
 import { cut, type Cause, type Journal, type JournalEntry } from './journal';
-import type { Side, Violation } from './judge-adapter';
 import type { FailOn } from './settings';
 
 export type ProxyReport = components['schemas']['ProxyReport'];
@@ -121,12 +122,7 @@ export function buildReport(input: ReportInput): ProxyReport {
     violations: { request: journal.totals.request, response: journal.totals.response, counted: journal.counted },
     causes: journal.causeList(),
     causesDropped: journal.causesDropped,
-    operations: input.coverage.operations,
-    totals: {
-      requests: input.coverage.totals.requests,
-      operationsReached: input.coverage.totals.operationsReached,
-      operations: input.coverage.totals.operations,
-    },
+    coverage: input.coverage as unknown as ProxyReport['coverage'],
     bounds: input.bounds,
   };
 }
@@ -138,6 +134,11 @@ function writeFile(file: string, text: string): void {
 
 export function writeJsonReport(file: string, report: ProxyReport): void {
   writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/** The coverage alone, as the contract suite's --coverage-out writes it (mergeCoverage takes it with the mock's). */
+export function writeCoverage(file: string, report: ProxyReport): void {
+  writeFile(file, coverageToJson(report.coverage as unknown as CoverageReport));
 }
 
 function causeTitle(cause: Cause): string {
@@ -156,50 +157,49 @@ function causeDetail(cause: Cause): string {
 }
 
 /**
- * JUnit XML in the contract suite's shape (contract-suite/cli.ts): a suite per
+ * JUnit XML in the contract suite's shape, through its writer: a suite per
  * operation and side (`proxy upstream: getClientsSimple`), a case per cause,
  * failed with the first violation's line and the detail as its output. A
- * caller's cause that --fail-on-violation does not count is a skipped case with
- * its reason; every operation the traffic reached gets a passing case.
+ * caller's cause that --fail-on-violation does not count is a skipped case
+ * with its reason; every operation the traffic reached gets a passing case.
  */
-export async function writeJunitReport(file: string, report: ProxyReport): Promise<void> {
-  const { default: junit } = await import('junit-report-builder');
-  const builder = junit.newBuilder();
-  const suites = new Map<string, ReturnType<typeof builder.testSuite>>();
+export function junitReport(report: ProxyReport): string {
+  const suites = new Map<string, JunitSuite>();
   const suiteOf = (side: Side, operation: string) => {
     const name = `proxy ${SIDE_WORD[side]}: ${operation}`;
     let suite = suites.get(name);
     if (!suite) {
-      suite = builder.testSuite().name(name).property('target', report.target);
+      suite = { name, properties: { target: report.target }, cases: [] };
       suites.set(name, suite);
     }
     return suite;
   };
   for (const cause of report.causes) {
-    const testCase = suiteOf(cause.side, cause.operation)
-      .testCase()
-      .className(`proxy.${SIDE_WORD[cause.side]}.${cause.operation}`)
-      .name(causeTitle(cause));
-    if (cause.counted)
-      testCase.failure(`${cause.rule}: expected ${cause.first.expected}; actual ${cause.first.actual}`).standardOutput(causeDetail(cause));
-    else
-      testCase
-        .skipped()
-        .standardOutput(
-          `not counted: --fail-on-violation=${report.failOn} counts ${report.failOn === 'all' ? 'both sides' : "the upstream's answers"}\n${causeDetail(cause)}`,
-        );
+    const testCase: JunitCase = {
+      name: causeTitle(cause),
+      className: `proxy.${SIDE_WORD[cause.side]}.${cause.operation}`,
+      outcome: cause.counted ? 'fail' : 'skip',
+      message: cause.counted
+        ? `${cause.rule}: expected ${cause.first.expected}; actual ${cause.first.actual}`
+        : `not counted: --fail-on-violation=${report.failOn} counts ${report.failOn === 'all' ? 'both sides' : "the upstream's answers only"}`,
+      detail: causeDetail(cause),
+    };
+    suiteOf(cause.side, cause.operation).cases.push(testCase);
   }
-  for (const operation of report.operations.filter((o) => o.requests > 0)) {
+  const operations = (report.coverage as unknown as CoverageReport).operations.filter((o) => o.requests > 0);
+  for (const operation of operations) {
     const broken = report.causes.filter((cause) => cause.side === 'response' && cause.operation === operation.operationId).length;
-    suiteOf('response', operation.operationId)
-      .testCase()
-      .className(`proxy.upstream.${operation.operationId}`)
-      .name(
-        `${operation.requests} exchanges judged; statuses ${operation.statuses.reached.join(' ') || 'none'} of ${operation.statuses.documented.join(' ')}; ${broken === 0 ? 'no violation' : `${broken} cause(s) above`}`,
-      );
+    suiteOf('response', operation.operationId).cases.push({
+      name: `${operation.requests} exchanges judged; statuses ${operation.statuses.reached.join(' ') || 'none'} of ${operation.statuses.documented.join(' ')}; ${broken === 0 ? 'no upstream violation' : `${broken} cause(s) above`}`,
+      className: `proxy.upstream.${operation.operationId}`,
+      outcome: 'pass',
+    });
   }
-  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  builder.writeTo(file);
+  return junitXml([...suites.values()]);
+}
+
+export function writeJunitReport(file: string, report: ProxyReport): void {
+  writeFile(file, junitReport(report));
 }
 
 /** The closing summary line. */

@@ -23,6 +23,7 @@ export interface ProxySettings {
   rejectInvalidRequests: boolean;
   junit: string | undefined;
   report: string | undefined;
+  coverageOut: string | undefined;
   specFile: string | undefined;
   journal: boolean;
   journalKey: string | undefined;
@@ -164,6 +165,14 @@ const SETTINGS: readonly AnySetting[] = [
   },
   { key: 'junit', env: 'PROXY_JUNIT', flag: '--junit', fallback: '', help: 'write a JUnit XML report at the stop', parse: optionalText },
   { key: 'report', env: 'PROXY_REPORT', flag: '--report', fallback: '', help: 'write the JSON report at the stop', parse: optionalText },
+  {
+    key: 'coverageOut',
+    env: 'PROXY_COVERAGE_OUT',
+    flag: '--coverage-out',
+    fallback: '',
+    help: "write the coverage of the traffic at the stop, in the contract suite's format (side provider)",
+    parse: optionalText,
+  },
   {
     key: 'specFile',
     env: 'SPEC_FILE',
