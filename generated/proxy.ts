@@ -15,9 +15,11 @@ export interface paths {
          * Read the journal of violations
          * @description The most recent violations, oldest first, filtered by the query. The
          *     journal is a ring of the last `--journal-size` entries (1000 by
-         *     default; each entry's texts are cut to a fixed length, so the ring
-         *     holds at most about 4 KB an entry): older entries are dropped and
-         *     counted in `dropped`. The counts of the exit report are never dropped.
+         *     default); each entry's texts are cut to fixed lengths (`expected`,
+         *     `actual` and `cause` 300 characters, `target` 2048, `curl` 2560), so
+         *     an entry holds at most about 6,000 characters and the default ring
+         *     about 6 MB. Older entries are dropped and counted in `dropped`. The
+         *     counts of the exit report are never dropped.
          */
         get: operations["listViolations"];
         put?: never;
