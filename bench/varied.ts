@@ -42,7 +42,7 @@ export interface VariedOptions {
   seed: number;
 }
 
-interface Load {
+export interface Load {
   rps: number;
   p50: number;
   p99: number;
@@ -71,7 +71,7 @@ export interface VariedResult {
 }
 
 /** Each connection takes the next URL of one shared list: no two connections replay the same sequence. */
-async function loadUrls(
+export async function loadUrls(
   port: number,
   urls: readonly string[],
   seconds: number,
