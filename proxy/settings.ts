@@ -239,7 +239,7 @@ export function describeProxySettings(): { flag: string; env: string; fallback: 
 export function proxyHelpText(): string {
   const rows = SETTINGS.map(
     (s) =>
-      `  ${`${s.flag} ${s.bare ? '[<value>]' : '<value>'}`.padEnd(36)} ${s.env.padEnd(22)} ${s.help} (default: ${s.fallback || 'none'})`,
+      `  ${`${s.flag} ${s.bare ? '[<value>]' : '<value>'}`.padEnd(36)} ${s.env.padEnd(24)} ${s.help} (default: ${s.fallback || 'none'})`,
   );
   return [
     'Usage: client-records-mock proxy --upstream URL [options]',
@@ -249,9 +249,9 @@ export function proxyHelpText(): string {
     'the X-Proxy-Violations header, the journal at /__proxy/violations, and --junit/--report at the stop.',
     'Every option can also be set by its environment variable; the flag wins.',
     '',
-    `  ${'flag'.padEnd(36)} ${'environment'.padEnd(22)} meaning`,
+    `  ${'flag'.padEnd(36)} ${'environment'.padEnd(24)} meaning`,
     ...rows,
-    `  ${'--help'.padEnd(36)} ${''.padEnd(22)} print this help and exit`,
+    `  ${'--help'.padEnd(36)} ${''.padEnd(24)} print this help and exit`,
     '',
     "The fallback mock takes the mock server's settings from the environment (SEED, CLIENTS, DATA_FILE,",
     'API_KEYS, ...), as `npm start` does. Stop with SIGINT or SIGTERM: the reports are written, then the',

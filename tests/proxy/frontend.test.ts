@@ -99,7 +99,9 @@ describe('the example frontend in Chromium, its traffic through the proxy', () =
     await expect_(status(page), '1–10 of 1000');
     await page.getByRole('searchbox', { name: 'Search clients' }).fill('adalbert');
     await page.getByRole('button', { name: 'Search' }).click();
-    await status(page).filter({ hasText: /^1–\d+ of \d+$/, hasNotText: '1–10 of 1000' }).waitFor();
+    await status(page)
+      .filter({ hasText: /^1–\d+ of \d+$/, hasNotText: '1–10 of 1000' })
+      .waitFor();
     await page.getByRole('searchbox', { name: 'Search clients' }).fill('');
     await page.getByRole('button', { name: 'Search' }).click();
     await expect_(status(page), '1–10 of 1000');
