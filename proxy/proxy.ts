@@ -13,12 +13,20 @@
 // on a status the fallback takes, the mock → read the body up to the judging
 // cap → judge the answer → write head (+ X-Proxy-*) and body. A body over the
 // cap is streamed through as it comes, its status and headers judged only.
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { bundledSpec, readSpec, type OpenApiDocument } from '../contract/spec';
 import { CoverageTally } from '../contract/coverage-report';
-import { ExchangeMemory, judgeRequest, judgeResponse, type RequestJudgement, type Side, type Violation } from '../contract-suite/judge';
+import {
+  ExchangeMemory,
+  headerOf,
+  judgeRequest,
+  judgeResponse,
+  type RequestJudgement,
+  type Side,
+  type Violation,
+} from '../contract-suite/judge';
 import { SpecContract, specContract } from '../contract-suite/spec-contract';
 import { configFromOptions, loadConfig, type Config, type ConfigOptions } from '../server/config';
 import { ERROR_CATALOGUE, errorAnswer, rawErrorResponse } from '../server/errors';
@@ -85,6 +93,19 @@ const FAILURE_ANSWERS: Record<FailureCause, { status: number; code: ProxyErrorCo
 };
 /** Rules about a body: not judged when the body was over the cap. */
 const BODY_RULES = /^(response\.(json|schema)|list\.|filter\.|record\.|detail\.|error\.)/;
+
+/**
+ * node:http's headers (names already lower case, repeated lines joined or, for
+ * Set-Cookie, an array) as the judge reads a Fetch Headers: only its get(),
+ * one property lookup, instead of the judge's scan of a plain record's entries.
+ */
+function headerBag(headers: IncomingHttpHeaders): Headers {
+  const get = (name: string): string | null => {
+    const value = headers[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  };
+  return { get, has: (name: string) => get(name) !== null } as unknown as Headers;
+}
 
 /** Decodes the body as its Content-Encoding says, at most `max` bytes out; undefined when it cannot (unknown coding, corrupt, too long). */
 function decoded(body: Buffer, encoding: string | undefined, max: number): Buffer | undefined {
@@ -297,7 +318,7 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
     const judged = judgeRequest(contract, {
       method: req.method ?? 'GET',
       path: target,
-      headers: req.headers,
+      headers: headerBag(req.headers),
       url: settings.upstream + target,
     });
     if (settings.rejectInvalidRequests && judged.violations.length > 0) return reject(req, res, n, judged);
@@ -350,11 +371,11 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
     let upstreamViolations = judgeResponse(
       contract,
       judged,
-      { status, headers: response.headers, bytes: plain ?? new Uint8Array() },
+      { status, headers: headerBag(response.headers), bytes: plain ?? new Uint8Array() },
       bodyJudged ? memory : undefined,
     );
     if (!bodyJudged) upstreamViolations = upstreamViolations.filter((v) => !BODY_RULES.test(v.rule));
-    coverage.record(judged.operationId, status, exercised(judged));
+    coverage.record(judged.operationId, status, exercised(contract, judged));
     tally('upstream');
     const header = record([...upstreamViolations, ...judged.violations], req, n, status, 'upstream', bodyJudged);
 
@@ -461,18 +482,13 @@ function mentionsClientNotFound(body: Buffer | undefined): boolean {
   }
 }
 
-/** The documented parameters a request carried, for the coverage tally. */
-function exercised(judged: RequestJudgement): string[] {
+/** The documented parameters a request carried (query, path, and the operation's header parameters), for the coverage tally. */
+function exercised(contract: SpecContract, judged: RequestJudgement): string[] {
   const names = [...judged.query.keys(), ...Object.keys(judged.pathParams)];
-  for (const name of ['Prefer']) if (judged.request.headers && headerPresent(judged, name)) names.push(name);
+  if (judged.operationId === undefined) return names;
+  for (const parameter of contract.operation(judged.operationId).parameters)
+    if (parameter.in === 'header' && headerOf(judged.request.headers, parameter.name) !== undefined) names.push(parameter.name);
   return names;
-}
-
-function headerPresent(judged: RequestJudgement, name: string): boolean {
-  const headers = judged.request.headers as Record<string, unknown>;
-  return typeof (headers as unknown as Headers).get === 'function'
-    ? (headers as unknown as Headers).has(name)
-    : name.toLowerCase() in headers;
 }
 
 function pairs(flat: readonly string[]): [string, string][] {
