@@ -4,9 +4,9 @@
 // at SIGINT/SIGTERM the reports written, a summary line, and the exit code
 // (0, or 1 when --fail-on-violation is set and a counted violation was seen).
 // Importing this module does nothing; it runs itself only as the main module.
-import { ConfigError } from '../server/config';
+import { ConfigError, type ConfigOptions } from '../server/index';
 import { DataFileError } from '../seeds/data-file';
-import { mockConfigFromEnv, startProxy, type RunningProxy } from './proxy';
+import { startProxy, type RunningProxy } from './proxy';
 import { RESERVED_PREFIX } from './journal-http';
 import { loadProxySettings, proxyHelpText, ProxySettingError, type ProxySettings } from './settings';
 
@@ -35,8 +35,22 @@ async function probe(upstream: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * What the command line's dispatcher gives the proxy: how to read the mock's
+ * settings from the environment, as `npm start` reads them (the server's
+ * settings module is not one of its public faces, so the dispatcher, which may
+ * import anything, passes its reader in).
+ */
+export interface ProxyCliContext {
+  mockSettingsFromEnv?(env: NodeJS.ProcessEnv): Readonly<ConfigOptions>;
+}
+
 /** The runner: resolves to the exit code once the proxy was stopped by a signal (or at once, for --help and bad settings). */
-export async function runProxyCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runProxyCli(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  context: ProxyCliContext = {},
+): Promise<number> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   if (argv.includes('--help') || argv.includes('-h')) {
     out(proxyHelpText());
@@ -46,7 +60,7 @@ export async function runProxyCli(argv: readonly string[], env: NodeJS.ProcessEn
   let settings: Readonly<ProxySettings>;
   try {
     settings = loadProxySettings(argv, env);
-    const mock = settings.fallback.size > 0 ? mockConfigFromEnv(env) : undefined;
+    const mock = settings.fallback.size > 0 ? context.mockSettingsFromEnv?.(env) : undefined;
     running = await startProxy({ ...settings, mock, log: out });
   } catch (error) {
     if (error instanceof ProxySettingError || error instanceof ConfigError) {

@@ -5,7 +5,7 @@
 // the upstream's kept apart, logged, kept in the journal (journal.ts, served by
 // journal-http.ts) and, at close(), written as JUnit and JSON (report.ts).
 // Where the upstream cannot answer, the cause decides: the mock in-process
-// (server/mock.ts, the same app `npm start` runs, so the same bytes) or the
+// (createMock, the same app `npm start` runs, so the same bytes) or the
 // proxy's own 502/504 ErrorDto, within the upstream timeout either way.
 //
 // One exchange, in order: judge the request → (--reject-invalid-requests: the
@@ -28,9 +28,8 @@ import {
   type Violation,
 } from '../contract-suite/judge';
 import { SpecContract, specContract } from '../contract-suite/spec-contract';
-import { configFromOptions, loadConfig, type Config, type ConfigOptions } from '../server/config';
 import { ERROR_CATALOGUE, errorAnswer, rawErrorResponse } from '../server/errors';
-import { mockFromConfig, type Mock } from '../server/mock';
+import { createMock, type ConfigOptions, type Mock } from '../server/index';
 import type { components } from '../generated/proxy';
 import { createUpstream, endToEnd, UpstreamFailure, type FailureCause, type UpstreamAnswer } from './forward';
 import { Journal, type JournalEntry } from './journal';
@@ -52,7 +51,7 @@ type ProxyErrorCode = components['schemas']['ErrorDto']['Code'];
 
 export interface StartProxyOptions extends ProxyOptions {
   /** Settings of the fallback mock, as startServer() takes them (seed, clients, dataFile, apiKeys, ...). */
-  mock?: Readonly<ConfigOptions> | Readonly<Config>;
+  mock?: Readonly<ConfigOptions>;
   /** Where violation lines go (default: nowhere; the CLI prints them). */
   log?: (line: string) => void;
 }
@@ -179,15 +178,7 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
   let mock: Mock | undefined;
   if (settings.fallback.size > 0) {
     // The fallback is the mock `npm start` runs, with these settings (and the same spec), built before the first request.
-    const config =
-      mockOptions && 'apiKeysGiven' in mockOptions
-        ? { ...(mockOptions as Config), specFile: settings.specFile ?? (mockOptions as Config).specFile }
-        : configFromOptions({
-            logLevel: 'silent',
-            ...(mockOptions as ConfigOptions | undefined),
-            ...(settings.specFile ? { specFile: settings.specFile } : {}),
-          });
-    mock = await mockFromConfig(Object.freeze(config));
+    mock = await createMock({ ...mockOptions, logLevel: 'silent', ...(settings.specFile ? { specFile: settings.specFile } : {}) });
   }
 
   const upstream = createUpstream(settings.upstream, settings.upstreamTimeoutMs);
@@ -495,9 +486,4 @@ function pairs(flat: readonly string[]): [string, string][] {
   const out: [string, string][] = [];
   for (let i = 0; i < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
   return out;
-}
-
-/** The fallback mock's settings from the environment, as `npm start` reads them (SEED, CLIENTS, DATA_FILE, API_KEYS, ...). */
-export function mockConfigFromEnv(env: Readonly<Record<string, string | undefined>>): Readonly<Config> {
-  return loadConfig([], { ...env, LOG_LEVEL: 'silent' });
 }

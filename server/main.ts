@@ -6,7 +6,7 @@
 import cluster from 'node:cluster';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, helpText, loadConfig, type Config } from './config';
+import { ConfigError, helpText, loadConfig, type Config, type ConfigOptions } from './config';
 import { createLogger } from './logger';
 import type { Logger } from 'pino';
 import type { App } from './app';
@@ -182,16 +182,23 @@ async function runPrimary(config: Readonly<Config>): Promise<void> {
   process.once('SIGINT', shutdown);
 }
 
+/** The mock's settings from the environment alone (no flags: those are the proxy's), quiet, for the proxy's fallback mock. */
+function mockSettingsFromEnv(env: NodeJS.ProcessEnv): Readonly<ConfigOptions> {
+  const { apiKeysGiven, ...config } = loadConfig([], env);
+  return { ...config, ...(apiKeysGiven ? {} : { apiKeys: undefined }), logLevel: 'silent' };
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'contract' || command === 'seed' || command === 'proxy') {
     // Loaded only when asked for: a plain server start does not load the suite or the proxy.
-    const run =
-      command === 'contract'
-        ? (await import('../contract-suite/cli')).runContractCli
-        : command === 'proxy'
-          ? (await import('../proxy/cli')).runProxyCli
-          : (await import('../seeds/cli')).runSeedCli;
+    if (command === 'proxy') {
+      // The fallback mock reads its settings from the environment as this server does.
+      const { runProxyCli } = await import('../proxy/cli');
+      process.exitCode = await runProxyCli(rest, process.env, { mockSettingsFromEnv: mockSettingsFromEnv });
+      return;
+    }
+    const run = command === 'contract' ? (await import('../contract-suite/cli')).runContractCli : (await import('../seeds/cli')).runSeedCli;
     process.exitCode = await run(rest);
     return;
   }

@@ -32,8 +32,11 @@ interface Started {
 }
 
 /** The proxy in its own process on port 0; resolves at its start-up line. */
-function startCli(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [MAIN_JS, 'proxy', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function startCli(args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, [MAIN_JS, 'proxy', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -197,4 +200,24 @@ describe('client-records-mock proxy: a run with violations, stopped by a signal'
     },
     60_000,
   );
+});
+
+describe('client-records-mock proxy: the fallback mock takes the mock server’s settings from the environment', () => {
+  test('SEED=7 CLIENTS=50, --fallback unreachable, an upstream that refuses → the mock’s list of 50 clients, X-Proxy-Answered-By mock', async () => {
+    const closed = await startTestServer();
+    const refusing = closed.baseUrl;
+    await closed.stop();
+    const proxy = await startCli(['--upstream', refusing, '--fallback', 'unreachable'], { SEED: '7', CLIENTS: '50', LOG_LEVEL: 'info' });
+
+    const answer = await fetch(`${proxy.url}/api/v1/Client/Simple?pageSize=1`, { headers: { 'X-Api-Key': API_KEY } });
+    await answer.text();
+    const exit = await proxy.stop('SIGTERM');
+
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-total-count')).toBe('50');
+    expect(answer.headers.get('x-proxy-answered-by')).toBe('mock;cause="unreachable"');
+    expect(exit).toBe(0);
+    // The mock's own request log stays off: the proxy's stdout holds its lines only.
+    expect(proxy.stdout()).not.toMatch(/"msg"/);
+  }, 60_000);
 });
