@@ -214,7 +214,8 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
     n: number,
     status: number | null,
     who: string,
-    bodyJudged: boolean,
+    /** Why the body was not judged; undefined when it was. */
+    notJudged?: string,
   ): string | undefined {
     if (violations.length === 0) return undefined;
     const curl = curlLine(settings.upstream, req.method ?? 'GET', req.url ?? '/', req.rawHeaders);
@@ -226,11 +227,11 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
         status,
         answeredBy: who,
         curl,
-        ...(bodyJudged ? {} : { bodyJudged: false }),
+        ...(notJudged === undefined ? {} : { bodyJudged: false }),
       });
       const seen = journal.causeCount(violation);
       if (settings.logRepeats === 0 || seen <= settings.logRepeats)
-        log(logLine(entry, settings.judgeMaxKb, settings.logRepeats === 0 ? undefined : settings.logRepeats - seen));
+        log(logLine(entry, notJudged, settings.logRepeats === 0 ? undefined : settings.logRepeats - seen));
     }
     return violationsHeader(violations);
   }
@@ -285,7 +286,7 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
   function reject(req: IncomingMessage, res: ServerResponse, n: number, judged: RequestJudgement): void {
     const who = 'proxy;cause="invalid-request"';
     tally(who);
-    const header = record(judged.violations, req, n, null, who, true);
+    const header = record(judged.violations, req, n, null, who);
     const first = judged.violations[0]!;
     // The error table's answer to the first thing the request breaks (openapi.yaml, "Errors").
     const code: ProxyErrorCode =
@@ -319,7 +320,7 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
       answer = await upstream.send(req);
     } catch (error) {
       const failure = error instanceof UpstreamFailure ? error : new UpstreamFailure('reset', String(error));
-      record(judged.violations, req, n, null, failureAnswerer(failure.kind), true);
+      record(judged.violations, req, n, null, failureAnswerer(failure.kind));
       return answerFailure(req, res, n, failure);
     }
     const response = answer.response;
@@ -331,7 +332,7 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
     if (settings.fallback.has(String(status) as FallbackCause)) {
       response.resume();
       answer.done();
-      record(judged.violations, req, n, status, `mock;cause="${status}"`, true);
+      record(judged.violations, req, n, status, `mock;cause="${status}"`);
       return answerFromMock(req, res, n, String(status) as FallbackCause);
     }
 
@@ -345,7 +346,7 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
         body = await collect(answer, cap);
       } catch (error) {
         const failure = error instanceof UpstreamFailure ? error : new UpstreamFailure('reset', String(error));
-        record(judged.violations, req, n, status, failureAnswerer(failure.kind), true);
+        record(judged.violations, req, n, status, failureAnswerer(failure.kind));
         return answerFailure(req, res, n, failure);
       }
     }
@@ -354,11 +355,17 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
     const plain = raw === undefined ? undefined : decoded(raw, response.headers['content-encoding'], cap);
     if (status === 404 && settings.fallback.has('404-undeployed') && judged.operationId !== undefined && !mentionsClientNotFound(plain)) {
       answer.done();
-      record(judged.violations, req, n, status, 'mock;cause="404-undeployed"', true);
+      record(judged.violations, req, n, status, 'mock;cause="404-undeployed"');
       return answerFromMock(req, res, n, '404-undeployed');
     }
     const bodyJudged = plain !== undefined;
-    if (!bodyJudged) bodiesOverCap += 1;
+    // Why not: read whole but in a coding not undone (unknown, corrupt, decoding past the cap), or never read (over the cap).
+    const notJudged = bodyJudged
+      ? undefined
+      : raw === undefined
+        ? `body over the ${settings.judgeMaxKb} KB judging cap`
+        : `body in a Content-Encoding the proxy could not undo within ${settings.judgeMaxKb} KB (${String(response.headers['content-encoding'])})`;
+    if (raw === undefined) bodiesOverCap += 1;
     let upstreamViolations = judgeResponse(
       contract,
       judged,
@@ -368,7 +375,7 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
     if (!bodyJudged) upstreamViolations = upstreamViolations.filter((v) => !BODY_RULES.test(v.rule));
     coverage.record(judged.operationId, status, exercised(contract, judged));
     tally('upstream');
-    const header = record([...upstreamViolations, ...judged.violations], req, n, status, 'upstream', bodyJudged);
+    const header = record([...upstreamViolations, ...judged.violations], req, n, status, 'upstream', notJudged);
 
     const head = endToEnd(response.rawHeaders);
     head.push('X-Proxy-Exchange', String(n), 'X-Proxy-Answered-By', 'upstream');

@@ -87,9 +87,9 @@ export function violationsHeader(violations: readonly Violation[]): string | und
 }
 
 /** One readable line for one violation. */
-export function logLine(entry: JournalEntry, judgeCapKb: number, repeatsLeft: number | undefined): string {
+export function logLine(entry: JournalEntry, notJudged: string | undefined, repeatsLeft: number | undefined): string {
   const status = entry.status === null ? 'not forwarded' : `upstream answered ${entry.status}`;
-  const unjudged = entry.bodyJudged === false ? ` (body over the ${judgeCapKb} KB judging cap: status and headers judged only)` : '';
+  const unjudged = notJudged === undefined ? '' : ` (${notJudged}: status and headers judged only)`;
   const last = repeatsLeft === 0 ? ' [the last line of this cause: later ones are counted, see the journal]' : '';
   return (
     `proxy: ✗ ${SIDE_WORD[entry.side]} ${entry.operation} ${entry.rule}: expected ${entry.expected}; actual ${entry.actual}` +

@@ -11,6 +11,7 @@ import { COVERAGE_REPORT_SCHEMA } from '../../contract/coverage-report';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { API_KEY, startTestServer, type TestServer } from '../support/servers';
+import { scriptedUpstream } from './upstreams';
 
 const KEY = { 'X-Api-Key': API_KEY };
 
@@ -24,7 +25,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function proxy(options: Omit<StartProxyOptions, 'upstream'> = {}): Promise<RunningProxy> {
+async function proxy(options: Omit<StartProxyOptions, 'upstream'> & { upstream?: string } = {}): Promise<RunningProxy> {
   const running = await startProxy({ upstream: server.baseUrl, ...options });
   proxies.push(running);
   return running;
@@ -173,15 +174,45 @@ describe('the X-Proxy-* headers, in their documented format', () => {
 });
 
 describe('the judging cap', () => {
-  test('--judge-max-kb 1, a page of 50 Extended clients → forwarded whole, its body not judged, counted, the report says so', async () => {
-    const running = await proxy({ judgeMaxKb: 1 });
+  test('--judge-max-kb 1, a page of 50 Extended clients → forwarded whole, its body not judged, counted, the log line says so', async () => {
+    const lines: string[] = [];
+    const running = await proxy({ judgeMaxKb: 1, log: (line) => lines.push(line) });
 
-    const response = await fetch(`${running.url}/api/v1/Client/Extended?pageSize=50`, { headers: KEY });
-    const body = (await response.json()) as { Results: unknown[] };
+    const response = await fetch(`${running.url}/api/v1/Client/Extended?pageSize=50&x=1`, { headers: KEY });
+    const body = (await response.json()) as { Code: string };
+    const page = await fetch(`${running.url}/api/v1/Client/Extended?pageSize=50`, { headers: KEY });
+    const results = ((await page.json()) as { Results: unknown[] }).Results;
 
-    expect(body.Results).toHaveLength(50);
+    expect(body.Code).toBe('VALIDATION_ERROR');
+    expect(results).toHaveLength(50);
     expect(running.report().exchanges.bodiesOverCap).toBe(1);
     expect(running.report().bounds.judgeMaxBytes).toBe(1024);
+    expect(running.violations().map((v) => v.bodyJudged)).toEqual([undefined]);
+    expect(lines.join('\n')).not.toContain('judging cap');
+  });
+
+  test('a body over the cap with a violation of its head (no X-Total-Count) → journaled with bodyJudged false, the log line says the body was not judged', async () => {
+    const lines: string[] = [];
+    // Our server's page of 50, less its X-Total-Count: the head breaks openapi.yaml, the body is longer than 1 KB.
+    const upstream = await scriptedUpstream((req, res) => {
+      void fetch(server.baseUrl + req.url!, { headers: KEY }).then(async (answer) => {
+        const headers = Object.fromEntries(
+          [...answer.headers].filter(
+            ([name]) => !['x-total-count', 'content-encoding', 'content-length', 'connection', 'keep-alive'].includes(name),
+          ),
+        );
+        res.writeHead(answer.status, headers).end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+    const running = await proxy({ upstream: upstream.baseUrl, judgeMaxKb: 1, log: (line) => lines.push(line) });
+
+    await (await fetch(`${running.url}/api/v1/Client/Extended?pageSize=50`, { headers: KEY })).text();
+    await upstream.stop();
+
+    const entry = running.violations()[0];
+    expect(entry?.rule).toBe('response.header');
+    expect(entry?.bodyJudged).toBe(false);
+    expect(lines.join('\n')).toContain('(body over the 1 KB judging cap: status and headers judged only)');
   });
 });
 
