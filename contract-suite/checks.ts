@@ -94,6 +94,7 @@ export async function runCheck(check: ContractCheck, context: CheckContext): Pro
   } catch (thrown) {
     const result = { check, ...outcomeOf(thrown), ms: performance.now() - started };
     if (result.outcome === 'skip') context.skipped.push({ name: check.name, reason: result.reason! });
+    if (result.outcome === 'fail') context.failed.push(check.name);
     return result;
   }
 }

@@ -118,6 +118,8 @@ export class CheckContext {
   readonly applied = new Set<string>();
   /** The checks skipped so far, with their reasons (the coverage check reads them). */
   readonly skipped: { name: string; reason: string }[] = [];
+  /** The names of the checks that failed so far (the coverage check reads them: a status they would have reached is their consequence). */
+  readonly failed: string[] = [];
   /** The Origin the CORS checks send. */
   readonly origin: string;
   /** True when the user named the Origin (--origin): a missing Access-Control-Allow-Origin is then a failure, else a skip. */

@@ -17,9 +17,10 @@
 // body, the list rules (echo, X-Total-Count, Link, order, every item matching
 // every filter), the in-record rules (contract/record-rules.ts), and, given an
 // ExchangeMemory, a Detail agreeing with the list rows already seen for that
-// client. A rule that reads a part of the answer which is itself broken (a
-// missing header, a record that fails its schema) is not applied to it, so one
-// fault is reported once. Every Violation carries a stable rule id, the ids of
+// client. A status the request does not allow is reported alone (what the
+// body then breaks follows from it), and a rule that reads a part of the
+// answer which is itself broken (a missing header, a record that fails its
+// schema) is not applied to it, so one fault is reported once. Every Violation carries a stable rule id, the ids of
 // the spec sentences it enforces, whose side it is on and a cause key that
 // groups the failures one fault causes.
 import { isDeepStrictEqual } from 'node:util';
@@ -661,11 +662,18 @@ class Judging {
     this.applied?.add(rule);
   }
 
-  add(rule: JudgeRule, where: string, expected: string, actual: string): void {
+  /** Adds a violation; its sentences come first when they stand at this operation or near `near` (a schema or header name). */
+  add(rule: JudgeRule, where: string, expected: string, actual: string, near: readonly string[] = []): void {
     this.applied?.add(rule);
+    const places = [...near, ...where.split(/[/ ,=]/).filter((part) => /^[A-Za-z-]{3,}$/.test(part))];
+    const rank = (id: string) => {
+      const location = id.slice(0, id.indexOf(':'));
+      if (location === this.name || location.startsWith(`${this.name}.`)) return 0;
+      return places.some((place) => location.includes(place)) ? 1 : 2;
+    };
     this.violations.push({
       rule,
-      sentences: sentencesFor(rule),
+      sentences: [...sentencesFor(rule)].sort((a, b) => rank(a) - rank(b)),
       side: 'response',
       operation: this.name,
       expected,
@@ -716,6 +724,9 @@ export function judgeResponse(
       `${status}${typeof code === 'string' ? ` ${code}` : ''}`,
     );
   }
+
+  // A status the request does not allow is the fault; what its body and headers then break follows from it (one fault, one cause).
+  if (j.violations.length > 0) return j.violations;
 
   if (judged.kind === 'preflight') {
     judgePreflight(j);
@@ -845,12 +856,17 @@ function content(j: Judging, response: SpecResponse): Body {
     return { parsed: false, invalid: [] };
   }
   if (!/^application\/(.+\+)?json$/i.test(key)) return { parsed: false, invalid: [] };
+  // The answer to HEAD carries the headers of the answer to GET and no body (RFC 9110 §9.3.2).
+  if (j.judged.request.method.toUpperCase() === 'HEAD') return { parsed: false, invalid: [] };
   j.apply('response.json');
   const text = checkJsonText(j.exchange.bytes, contentType);
   for (const problem of text.problems) j.add('response.json', problem.kind, 'an RFC 8259 JSON text in UTF-8', problem.message);
   if (!text.parsed) return { parsed: false, invalid: [] };
   j.apply('response.schema');
-  const validate = j.contract.validator(`${response.pointer}/content/${key.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`);
+  const schemaPointer = `${response.pointer}/content/${key.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`;
+  const validate = j.contract.validator(schemaPointer);
+  // The schema by its component name (`ClientDetail`), as a reader finds it in the document.
+  const schemaName = j.contract.resolve(schemaPointer).pointer.split('/').pop() ?? 'the schema';
   if (validate(text.value)) return { parsed: true, value: text.value, invalid: [] };
   const errors = validate.errors ?? [];
   const byPlace = new Map<string, ErrorObject[]>();
@@ -865,12 +881,13 @@ function content(j: Judging, response: SpecResponse): Body {
       if (error.keyword === 'additionalProperties') return `${params.additionalProperty} is not a documented property`;
       return `${error.keyword}: ${error.message ?? 'is not valid'}`;
     });
-    const schemaAt = placed[0]!.schemaPath.replace(/^openapi\.json#/, '');
+    const keywords = [...new Set(placed.map((error) => error.keyword))].join(', ');
     j.add(
       'response.schema',
       place,
-      `the schema at ${schemaAt}`,
+      `${schemaName} at ${place} (${keywords})`,
       `${place}: ${[...new Set(described)].join('; ')}${placed.length > 3 ? ` (+${placed.length - 3} more)` : ''}`,
+      [schemaName],
     );
   }
   return { parsed: true, value: text.value, invalid: errors.map((error) => error.instancePath) };

@@ -18,6 +18,9 @@ async function unknownIdMatchesNothing(context: CheckContext, path: string, para
 
 export function filterChecks(check: Define, contract: SpecContract): void {
   const PATHS = operationPaths(contract);
+  // The longest filter the document in use allows, in code points (--spec may give another).
+  const filterMax = contract.operation('getClientsExtended').parameters.find((p) => p.name === 'filter')?.schema.maxLength;
+  const FILTER_MAX = typeof filterMax === 'number' ? filterMax : 200;
   // ---------------------------------------------------------------- Extended filters
 
   const extended = PATHS.getClientsExtended;
@@ -27,7 +30,7 @@ export function filterChecks(check: Define, contract: SpecContract): void {
       'getClientsExtended',
       `GET /Client/Extended?active=${active} → only ${active === 'true' ? 'Active' : 'Inactive'} clients`,
       async (context) => {
-        const query = { active, pageSize: '100' };
+        const query = { active, pageSize: String(context.maxPageSize) };
 
         const exchange = await context.get(extended + queryString(query));
 
@@ -35,7 +38,9 @@ export function filterChecks(check: Define, contract: SpecContract): void {
         const wanted = active === 'true' ? 'Active' : 'Inactive';
         const { clients } = await context.sample();
         if (!clients.some((client) => client.Status === wanted))
-          context.skip(`no listed client is ${wanted}: the filter was held on an empty answer only, not shown to find one`);
+          context.skip(
+            `no sampled client (first and last page of Extended) is ${wanted}: the filter was held to its answer, not shown to find a given client`,
+          );
       },
       ['filter.active'],
     );
@@ -70,7 +75,7 @@ export function filterChecks(check: Define, contract: SpecContract): void {
       await unknownIdMatchesNothing(context, extended, 'idStaff');
       const { clients, staffIds } = await context.sample();
       const idStaff =
-        staffIds[0] ?? context.skip('no listed client has a staff member: idStaff checked only with an unknown uuid (no clients)');
+        staffIds[0] ?? context.skip('no listed client has a staff member: idStaff held only to an unknown uuid, which matched no client');
       const probe = await context.get(`${extended}?pageSize=1`);
 
       const found = await context.walk<ClientExtended>(extended, { idStaff });
@@ -91,7 +96,7 @@ export function filterChecks(check: Define, contract: SpecContract): void {
       await unknownIdMatchesNothing(context, extended, 'idLocation');
       const { clients, locationIds } = await context.sample();
       const idLocation =
-        locationIds[0] ?? context.skip('no listed client has a location: idLocation checked only with an unknown uuid (no clients)');
+        locationIds[0] ?? context.skip('no listed client has a location: idLocation held only to an unknown uuid, which matched no client');
       const probe = await context.get(`${extended}?pageSize=1`);
 
       const found = await context.walk<ClientExtended>(extended, { idLocation });
@@ -114,10 +119,10 @@ export function filterChecks(check: Define, contract: SpecContract): void {
         const id =
           (parameter === 'idStaff' ? staffIds : locationIds)[0] ??
           context.skip(
-            `no listed client has ${parameter === 'idStaff' ? 'a staff member' : 'a location'}: ${parameter} in upper case checked only with an unknown uuid`,
+            `no listed client has ${parameter === 'idStaff' ? 'a staff member' : 'a location'}: ${parameter} in upper case not compared (only an unknown uuid was sent, which matched no client)`,
           );
-        const lower = { [parameter]: id.toLowerCase(), pageSize: '100' };
-        const upper = { [parameter]: id.toUpperCase(), pageSize: '100' };
+        const lower = { [parameter]: id.toLowerCase(), pageSize: String(context.maxPageSize) };
+        const upper = { [parameter]: id.toUpperCase(), pageSize: String(context.maxPageSize) };
 
         const [a, b] = [await context.get(extended + queryString(lower)), await context.get(extended + queryString(upper))];
 
@@ -168,7 +173,7 @@ export function filterChecks(check: Define, contract: SpecContract): void {
         idLocation: client.IdLocation!,
         active: client.Status === 'Active' ? 'true' : 'false',
         filter: searchTerm(client),
-        pageSize: '100',
+        pageSize: String(context.maxPageSize),
       };
 
       const exchange = await context.get(extended + queryString(query));
@@ -214,7 +219,7 @@ export function filterChecks(check: Define, contract: SpecContract): void {
     async (context) => {
       const { clients } = await context.sample();
       const client = clients[Math.floor(clients.length / 2)] ?? context.skip('the deployment lists no clients: no name to cut a term from');
-      const query = { filter: searchTerm(client), pageSize: '100' };
+      const query = { filter: searchTerm(client), pageSize: String(context.maxPageSize) };
 
       const exchange = await context.get(extended + queryString(query));
 
@@ -243,8 +248,8 @@ export function filterChecks(check: Define, contract: SpecContract): void {
 
       const found = await context.walk<ClientExtended>(extended, { filter: term });
 
-      const probe = await context.get(extended + queryString({ filter: term, pageSize: '100' }));
-      context.expectList(probe, { filter: term, pageSize: '100' });
+      const probe = await context.get(extended + queryString({ filter: term, pageSize: String(context.maxPageSize) }));
+      context.expectList(probe, { filter: term, pageSize: String(context.maxPageSize) });
       if (found.complete)
         context.expect(
           found.items.some((c) => c.IdClient === client.IdClient),
@@ -262,7 +267,7 @@ export function filterChecks(check: Define, contract: SpecContract): void {
       const { clients } = await context.sample();
       const client = clients[clients.length - 1] ?? context.skip('the deployment lists no clients: no phone number to take digits from');
       const digits = client.Phone.replace(/\D/g, '').slice(-7);
-      const query = { filter: digits, pageSize: '100' };
+      const query = { filter: digits, pageSize: String(context.maxPageSize) };
 
       const exchange = await context.get(extended + queryString(query));
 
@@ -277,6 +282,40 @@ export function filterChecks(check: Define, contract: SpecContract): void {
         );
     },
     ['check.filter-phone-digits'],
+  );
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter=<a name with U+3000 or U+0085 for its space, or U+FEFF> → white space is Unicode White_Space: the first two find the client, U+FEFF is a character like any other',
+    async (context) => {
+      const { clients } = await context.sample();
+      const client =
+        clients.find((c) => termStretch(c.FullName).includes(' ')) ??
+        context.skip('no listed client has a name of two words: no term to space differently');
+      const [first, second] = termStretch(client.FullName).split(' ') as [string, string];
+
+      for (const filter of [`${first}\u3000${second}`, `\u0085${first} ${second}\u3000`]) {
+        const found = await context.walk<ClientExtended>(extended, { filter });
+        const probe = await context.get(extended + queryString({ filter, pageSize: String(context.maxPageSize) }));
+        if (found.complete)
+          context.expect(
+            found.items.some((c) => c.IdClient === client.IdClient),
+            probe,
+            `filter=${JSON.stringify(filter)} misses ${client.FullName}: U+3000 and U+0085 are white space`,
+            'check.filter-white-space',
+          );
+      }
+      const feff = { filter: `${first}\ufeff${second}`, pageSize: String(context.maxPageSize) };
+      const exchange = await context.get(extended + queryString(feff));
+      context.expectList(exchange, feff);
+      if (!client.FullName.includes('\ufeff'))
+        context.expect(
+          !(exchange.json as { Results: ClientExtended[] }).Results.some((c) => c.IdClient === client.IdClient),
+          exchange,
+          `filter=${JSON.stringify(feff.filter)} finds ${client.FullName}: U+FEFF is no white space`,
+          'check.filter-white-space',
+        );
+    },
+    ['check.filter-white-space', 'filter.text'],
   );
   check(
     'getClientsExtended',
@@ -323,10 +362,10 @@ export function filterChecks(check: Define, contract: SpecContract): void {
   );
   check(
     'getClientsExtended',
-    'GET /Client/Extended?filter=<200 emoji>&page=2&pageSize=1 → 200 with a Link header within its documented maxLength',
+    `GET /Client/Extended?filter=<${FILTER_MAX} emoji>&page=2&pageSize=1 → 200 with a Link header within its documented maxLength`,
     async (context) => {
-      // 200 code points is a valid filter; percent-encoded, each emoji takes 12 characters in each of the four links.
-      const query = { filter: '😀'.repeat(200), page: '2', pageSize: '1' };
+      // FILTER_MAX code points is a valid filter; percent-encoded, each emoji takes 12 characters in each of the four links.
+      const query = { filter: '😀'.repeat(FILTER_MAX), page: '2', pageSize: '1' };
 
       const exchange = await context.get(extended + queryString(query));
 
@@ -354,7 +393,7 @@ export function filterChecks(check: Define, contract: SpecContract): void {
     ['idStaff', 'not-a-uuid', 'not a uuid'],
     ['idStaff', `${UNKNOWN_ID}0`, 'too long for a uuid'],
     ['idLocation', '12345', 'not a uuid'],
-    ['filter', 'x'.repeat(201), 'longer than 200 characters'],
+    ['filter', 'x'.repeat(FILTER_MAX + 1), `longer than ${FILTER_MAX} characters`],
   ] as const) {
     check(
       'getClientsExtended',

@@ -15,6 +15,15 @@ import {
 
 export function listChecks(check: Define, contract: SpecContract): void {
   const PATHS = operationPaths(contract);
+  // The paging bounds and defaults of the document in use (--spec may give other ones).
+  const schemaOf = (name: string) => contract.operation('getClientsSimple').parameters.find((p) => p.name === name)?.schema ?? {};
+  const number = (value: unknown, fallback: number) => (typeof value === 'number' ? value : fallback);
+  const SIZE = {
+    min: number(schemaOf('pageSize').minimum, 1),
+    max: number(schemaOf('pageSize').maximum, 100),
+    default: number(schemaOf('pageSize').default, 25),
+  };
+  const PAGE_MAX = number(schemaOf('page').maximum, 2 ** 31 - 1);
   // ---------------------------------------------------------------- lists (Simple and Extended)
 
   for (const operation of ['getClientsSimple', 'getClientsExtended'] as const) {
@@ -23,7 +32,7 @@ export function listChecks(check: Define, contract: SpecContract): void {
 
     check(
       operation,
-      `GET ${short} → 200 page 1 of 25 by default`,
+      `GET ${short} → 200 page 1 of ${SIZE.default} by default`,
       async (context) => {
         const exchange = await context.get(path);
 
@@ -45,7 +54,7 @@ export function listChecks(check: Define, contract: SpecContract): void {
     );
     boundsChecks(check, operation, path, short);
     for (const [parameter, value, why] of [
-      ['pageSize', '101', 'above the maximum'],
+      ['pageSize', String(SIZE.max + 1), 'above the maximum'],
       ['pageSize', '0', 'zero'],
       ['pageSize', '-1', 'negative'],
       ['pageSize', '2.5', 'a fraction'],
@@ -56,7 +65,7 @@ export function listChecks(check: Define, contract: SpecContract): void {
       ['page', '1.5', 'a fraction'],
       ['page', 'first', 'not a number'],
       ['page', '', 'empty'],
-      ['page', '2147483648', 'above the int32 maximum'],
+      ['page', String(PAGE_MAX + 1), 'above the int32 maximum'],
     ] as const) {
       check(
         operation,
@@ -139,7 +148,7 @@ export function listChecks(check: Define, contract: SpecContract): void {
       operation,
       `GET ${short} → ordered by FullName (English collation, case- and accent-insensitive), then IdClient`,
       async (context) => {
-        const exchange = await context.get(`${path}?pageSize=100`);
+        const exchange = await context.get(`${path}?pageSize=${context.maxPageSize}`);
 
         const results = (exchange.json as PageBody<ClientSimple>).Results;
         for (let i = 1; i < results.length; i += 1) {
@@ -185,7 +194,7 @@ export function listChecks(check: Define, contract: SpecContract): void {
   }
 
   function boundsChecks(check: Define, operation: OperationName, path: string, short: string): void {
-    for (const pageSize of ['1', '100']) {
+    for (const pageSize of [String(SIZE.min), String(SIZE.max)]) {
       check(
         operation,
         `GET ${short}?pageSize=${pageSize} → 200 with up to ${pageSize} clients (the bounds are accepted)`,
@@ -205,8 +214,8 @@ export function listChecks(check: Define, contract: SpecContract): void {
     'getClientsSimple',
     'GET /Client/Simple and /Client/Extended → the same clients, in the same order, with the same basic fields',
     async (context) => {
-      const simple = await context.get(`${PATHS.getClientsSimple}?pageSize=100`);
-      const extended = await context.get(`${PATHS.getClientsExtended}?pageSize=100`);
+      const simple = await context.get(`${PATHS.getClientsSimple}?pageSize=${context.maxPageSize}`);
+      const extended = await context.get(`${PATHS.getClientsExtended}?pageSize=${context.maxPageSize}`);
 
       const basic = (client: ClientSimple) =>
         JSON.stringify([client.IdClient, client.FullName, client.PersonalId, client.Phone, client.Email]);

@@ -199,7 +199,7 @@ export function walkChecks(check: Define, contract: SpecContract): void {
   /** The filtered list walked (bounded by context.walk), compared with the rule applied to the full walk. */
   async function expectFilterExactly(context: CheckContext, term: string, source: ClientExtended, why: string): Promise<void> {
     const walk = await context.fullWalk(extended);
-    const query = { filter: term, pageSize: '100' };
+    const query = { filter: term, pageSize: String(context.maxPageSize) };
     const probe = await context.get(extended + queryString(query));
     context.expectList(probe, query);
 

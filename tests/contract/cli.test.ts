@@ -1,10 +1,20 @@
 // The contract runner as a CI user meets it: the built CLI (dist/contract-suite/cli.js)
-// in a child process, as `client-records-mock contract` runs it. Needs `npm run build`
-// (npm test builds first).
+// in a child process, as `client-records-mock contract` runs it (npm test builds
+// first). Each exit code is shown with the line that caused it: 0 every check
+// that could run passed; 1 the deployment broke the contract (a mutant of our
+// server: one renamed field of Detail, a broken Ping seen by the first probes);
+// 2 bad usage or an unreachable target; 3 the suite itself failed (a check that
+// throws, run in-process since no shipped check may).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import YAML from 'yaml';
+import addFormats from 'ajv-formats';
+import { COVERAGE_REPORT_SCHEMA, type CoverageReport } from '../../contract/coverage-report';
+import { runContractCli, USAGE } from '../../contract-suite/cli';
+import { MUTANTS, startMutantProxy, type RunningProxy } from './mutants';
 import { API_KEY, ROOT, startTestServer, type TestServer } from '../support/servers';
 
 const CLI = path.join(ROOT, 'dist/contract-suite/cli.js');
@@ -12,19 +22,26 @@ const CLI = path.join(ROOT, 'dist/contract-suite/cli.js');
 /** Runs the CLI without blocking this process: the in-process server under test must keep answering. */
 function runCli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: os.tmpdir() }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: os.tmpdir() }, (error, stdout, stderr) => {
       resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
     });
   });
 }
 
+const lastLine = (text: string) => text.trim().split('\n').at(-1)!;
+
 let server: TestServer;
+let dir: string;
 beforeAll(async () => {
   server = await startTestServer();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-cli-'));
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  await server.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
-describe('client-records-mock contract (the runner)', () => {
+describe('client-records-mock contract: exit 2, bad usage or an unreachable target (one line on stderr)', () => {
   test.each([
     ['a base URL without a scheme', ['--base-url', '127.0.0.1:4000'], /^contract: --base-url "127\.0\.0\.1:4000" is not a URL/],
     [
@@ -34,6 +51,16 @@ describe('client-records-mock contract (the runner)', () => {
     ],
     ['--runs 0', ['--runs', '0'], /^contract: --runs must be a whole number >= 1/],
     ['an unknown option', ['--bogus'], /^contract: Unknown option '--bogus'/],
+    [
+      'a --spec file that is not there',
+      ['--spec', '/nowhere/openapi.yaml'],
+      /^contract: --spec cannot read \/nowhere\/openapi\.yaml \(ENOENT\)/,
+    ],
+    [
+      'a coverage file of an unknown kind',
+      ['--coverage-out', 'report.txt'],
+      /^contract: --coverage-out "report\.txt": name a \.json, \.xml \(JUnit\) or \.html file/,
+    ],
   ])('%s → one line on stderr, exit code 2', async (_what, args, line) => {
     const { status, stderr } = await runCli(args);
 
@@ -49,37 +76,192 @@ describe('client-records-mock contract (the runner)', () => {
     expect(stderr.trim()).toBe(`contract: key rejected by ${server.baseUrl}: GET /api/v1/Client/Simple answered 401 UNAUTHORIZED`);
   });
 
-  test('a passing run with --runs 5 → exit 0, a JUnit file and a coverage JSON', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-cli-'));
+  test('--help documents every exit code', async () => {
+    const { status, stdout } = await runCli(['--help']);
+
+    expect(status).toBe(0);
+    expect(stdout).toBe(`${USAGE}\n`);
+    for (const code of [
+      '0  every check',
+      '1  the deployment broke the contract',
+      '2  bad usage or an unreachable target',
+      '3  the suite itself failed',
+    ])
+      expect(stdout).toContain(code);
+  });
+});
+
+describe('client-records-mock contract: exit 0, a passing run', () => {
+  test('our server with --runs 5 → exit 0, the PASS line, a JUnit file and coverage in the shared format (JSON, JUnit, HTML)', async () => {
     const junit = path.join(dir, 'junit.xml');
-    const coverage = path.join(dir, 'coverage.json');
+    const [json, xml, html] = ['coverage.json', 'coverage.xml', 'coverage.html'].map((name) => path.join(dir, name)) as [
+      string,
+      string,
+      string,
+    ];
+
+    const { status, stdout } = await runCli([
+      ...['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '5', '--seed', '7', '--origin', 'https://a.example'],
+      ...['--junit', junit, '--coverage-out', json, '--coverage-out', xml, '--coverage-out', html],
+    ]);
+
+    console.log(`exit 0 ← ${lastLine(stdout)}`);
+    expect(status).toBe(0);
+    expect(lastLine(stdout)).toMatch(
+      /^PASS: (\d+)\/\1 checks passed, \d+ requests in [\d.]+ s \(seed 7, 5 generated\); 0 skipped; 0 suite errors; .*0 distinct causes of failure$/,
+    );
+    expect(fs.readFileSync(junit, 'utf8')).toMatch(/<testsuites tests="\d+" failures="0" errors="0" skipped="0"/);
+    expect(fs.readFileSync(junit, 'utf8')).toContain('property run: 5 generated requests (seed 7)');
+    const report = JSON.parse(fs.readFileSync(json, 'utf8')) as CoverageReport;
+    const ajv = new Ajv2020();
+    addFormats(ajv);
+    expect(ajv.validate(COVERAGE_REPORT_SCHEMA, report)).toBe(true);
+    expect(report).toMatchObject({ format: 'client-records-coverage/1', side: 'provider' });
+    expect(report.totals.operationsReached).toBe(report.totals.operations);
+    expect(report.sentences!.total).toBeGreaterThan(100);
+    expect(stdout).toContain(`${report.sentences!.enforced} of ${report.sentences!.total} sentences enforced`);
+    expect(fs.readFileSync(xml, 'utf8')).toContain('<testsuite name="coverage (provider): getClientDetail"');
+    expect(fs.readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/);
+  }, 120_000);
+});
+
+describe('client-records-mock contract: exit 1, the deployment broke the contract', () => {
+  let proxy: RunningProxy;
+  afterEach(() => proxy.stop());
+
+  test('one renamed field of Detail → exit 1; the summary starts with the causes, each with its curl, and its last line counts them', async () => {
+    proxy = await startMutantProxy(
+      server.baseUrl,
+      MUTANTS.find((m) => m.name.startsWith('one renamed field of Detail')),
+    );
 
     const { status, stdout } = await runCli([
       '--base-url',
+      proxy.baseUrl,
+      '--api-key',
+      API_KEY,
+      '--runs',
+      '50',
+      '--origin',
+      'https://a.example',
+    ]);
+
+    const summary = stdout.slice(stdout.indexOf('\nCAUSES: ') + 1);
+    console.log(`exit 1 ← one renamed field of Detail; the summary:\n${summary}`);
+    expect(status).toBe(1);
+    expect(summary).toMatch(
+      /^CAUSES: 1 distinct cause behind \d+ failed checks\n1\. getClientDetail 200 response\.schema \/ \(\d+ checks\)\n/,
+    );
+    expect(summary).toContain('ContactInfo is required but missing; Contact is not a documented property');
+    expect(summary).toMatch(
+      / {3}reproduce: curl -i --globoff -H 'X-Api-Key: dev-key' 'http:\/\/127\.0\.0\.1:\d+\/api\/v1\/Client\/Detail\//,
+    );
+    expect(lastLine(stdout)).toMatch(/^FAIL: .*; 1 distinct cause of failure$/);
+  }, 120_000);
+
+  test('a broken Ping, which the first probes see → exit 1 (a contract violation), never 2', async () => {
+    proxy = await startMutantProxy(
       server.baseUrl,
+      MUTANTS.find((m) => m.name === 'Ping answers "Ping"'),
+    );
+
+    const { status, stdout, stderr } = await runCli([
+      '--base-url',
+      proxy.baseUrl,
       '--api-key',
       API_KEY,
       '--runs',
       '5',
-      '--seed',
-      '7',
-      '--junit',
-      junit,
-      '--coverage-out',
-      coverage,
+      '--origin',
+      'https://a.example',
     ]);
 
+    console.log(`exit 1 ← ${lastLine(stdout)}`);
+    expect(stderr).toBe('');
+    expect(status).toBe(1);
+    expect(stdout).toContain('ping 200 response.schema /');
+  }, 120_000);
+});
+
+describe('client-records-mock contract --spec FILE: the run judges against that document', () => {
+  /** openapi.yaml with pageSize at most 50 and one sentence the table does not know. */
+  function editedSpec(): string {
+    const document = YAML.parse(fs.readFileSync(path.join(ROOT, 'openapi.yaml'), 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    document.components.parameters.PageSize.schema.maximum = 50;
+    document.components.schemas.PageSizeNumber.maximum = 50;
+    document.paths['/api/v1/Diagnostics/Ping'].get.description += ' Answers within 10 ms.';
+    const file = path.join(dir, 'openapi-max-50.yaml');
+    fs.writeFileSync(file, YAML.stringify(document));
+    return file;
+  }
+
+  test('our mock serving the same document passes; its new sentence is listed as unknown to the sentence table', async () => {
+    const spec = editedSpec();
+
+    const { status, stdout } = await runCli(['--spec', spec, '--runs', '20', '--origin', 'https://a.example']);
+
     expect(status).toBe(0);
-    expect(stdout).toMatch(/PASS: (\d+)\/\1 checks passed, \d+ requests/);
-    const xml = fs.readFileSync(junit, 'utf8');
-    expect(xml).toMatch(/<testsuites tests="\d+" failures="0"/);
-    expect(xml).toContain('property run: 5 generated requests (seed 7)');
-    const report = JSON.parse(fs.readFileSync(coverage, 'utf8')) as {
-      totals: { operations: number; operationsReached: number };
-      rules: unknown[];
+    expect(stdout).toContain(`judged against ${spec}`);
+    expect(stdout).toContain('GET /Client/Simple?pageSize=51 → 400 VALIDATION_ERROR naming pageSize');
+    expect(stdout).toMatch(/"Answers within 10 ms\." — not in this suite's sentence table/);
+  }, 120_000);
+
+  test('a deployment of the bundled document (pageSize up to 100) fails against it: the answers to pageSize=51 break it', async () => {
+    const spec = editedSpec();
+
+    const { status, stdout } = await runCli([
+      '--spec',
+      spec,
+      '--base-url',
+      server.baseUrl,
+      '--runs',
+      '20',
+      '--origin',
+      'https://a.example',
+    ]);
+
+    console.log(`--spec with pageSize <= 50 against a server allowing 100: ${lastLine(stdout)}`);
+    expect(status).toBe(1);
+    expect(stdout).toMatch(/^\d+\. getClientsSimple 200 response\.status/m);
+    expect(stdout).toMatch(/expected: 400 for request\.value: pageSize=/);
+  }, 120_000);
+});
+
+describe('client-records-mock contract: exit 3, the suite itself failed', () => {
+  test('a check that throws a TypeError → exit 3, reported as a suite error, never as a contract violation', async () => {
+    const lines: string[] = [];
+    const write = (chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
     };
-    expect(report.totals.operationsReached).toBe(report.totals.operations);
-    expect(report.rules.length).toBeGreaterThan(40);
-    fs.rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+    const out = jest.spyOn(process.stdout, 'write').mockImplementation(write);
+    const err = jest.spyOn(process.stderr, 'write').mockImplementation(write);
+    let code: number;
+    try {
+      code = await runContractCli(
+        ['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '5', '--origin', 'https://a.example'],
+        undefined,
+        {
+          groups: [
+            (check) =>
+              check('ping', 'a check with a bug: reads a property of undefined', async (context) => {
+                const exchange = await context.get('/api/v1/Diagnostics/Ping', 'none');
+                void (exchange.json as { missing: { deeper: string } }).missing.deeper;
+              }),
+          ],
+        },
+      );
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+    const text = lines.join('');
+
+    console.log(`exit 3 ← ${text.split('\n').find((line) => line.startsWith('contract:'))}`);
+    expect(code).toBe(3);
+    expect(text).toContain("SUITE ERRORS: 1 (not the deployment's fault)");
+    expect(text).toMatch(/ {2}! a check with a bug: reads a property of undefined: Cannot read properties of undefined/);
+    expect(text).toMatch(/^contract: the suite itself failed \(1 suite errors\): see SUITE ERRORS above$/m);
+    expect(text).not.toContain('CAUSES:');
+  }, 120_000);
 });

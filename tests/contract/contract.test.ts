@@ -2,7 +2,6 @@
 // operation. Runs against our server in-process, or unchanged against any
 // deployment: CONTRACT_BASE_URL=… CONTRACT_API_KEY=… (or npm run contract -- --base-url … --api-key …).
 import { CheckContext, contractChecks, type OperationName } from '../../contract-suite/checks';
-import { SPEC_RULES } from '../../contract-suite/rules';
 import { openTarget, type OpenTarget } from './local-target';
 
 let opened: OpenTarget;
@@ -32,13 +31,3 @@ for (const [operation, title] of DESCRIBES) {
     }
   });
 }
-
-describe('the table of spec rules (contract-suite/rules.ts)', () => {
-  test('every rule names the checks that enforce it, matching at least one check title, or says why none can', () => {
-    const titles = [...contractChecks().map((check) => check.name), 'property run: generated requests'];
-
-    const orphans = SPEC_RULES.filter((rule) => (rule.checks ? !titles.some((title) => rule.checks!.test(title)) : !rule.unchecked));
-
-    expect(orphans.map((rule) => rule.id)).toEqual([]);
-  });
-});

@@ -206,6 +206,14 @@ describe('judgeResponse against our server', () => {
     expect(judge('/api/v1/Client/Simple?pageSize=101', bad)).toEqual([]);
   });
 
+  test('HEAD on a known path → 405 with the headers of the answer and no body: no violation', async () => {
+    const path = '/api/v1/Client/Simple';
+    const answer = await exchange(path, KEY, 'HEAD');
+
+    expect(answer.status).toBe(405);
+    expect(judgeResponse(contract, judgeRequest(contract, request(path, KEY, 'HEAD')), answer)).toEqual([]);
+  });
+
   test('a 404 for a path that is no operation with Code CLIENT_NOT_FOUND → error.code (NOT_FOUND)', async () => {
     const path = '/api/v1/client/simple';
     const answer = edited(await exchange(path), (body) => void (body.Code = 'CLIENT_NOT_FOUND'));

@@ -381,6 +381,24 @@ export const MUTANTS: readonly Mutant[] = [
       if (typeof key === 'string' && key.startsWith('dev-key')) request.headers['x-api-key'] = 'dev-key';
     },
   },
+  {
+    // Issue 23, item 4: a backend developer's rename; the suite must report it as one cause, not as CORS or X-Request-Id failures.
+    name: 'one renamed field of Detail (ContactInfo → Contact)',
+    response: (request, response) => {
+      if (isDetail(request) && response.status === 200)
+        editJson(response, (body) => {
+          body.Contact = body.ContactInfo;
+          delete body.ContactInfo;
+        });
+    },
+  },
+  {
+    // A broken Ping is a contract violation (exit 1), not a target that cannot be checked (exit 2).
+    name: 'Ping answers "Ping"',
+    response: (request, response) => {
+      if (pathOf(request) === '/api/v1/Diagnostics/Ping' && response.status === 200) response.body = Buffer.from('"Ping"');
+    },
+  },
 ];
 
 export interface RunningProxy {

@@ -25,6 +25,10 @@
 //  8. 401 is decided before 400 (a request without a key and with a bad
 //     parameter is 401); `Prefer` is ignored, as a real deployment does.
 //  9. Generated X-Request-Ids are uuid v7 too.
+// 10. Optional data shapes the spec allows (startSecondImplementation): no
+//     staff anywhere, no location anywhere, no inactive client, zero clients,
+//     20,000 clients; and a CORS origin list (unlisted origins get no CORS
+//     headers, a preflight from one a bare 204).
 import http from 'node:http';
 import zlib from 'node:zlib';
 import type { ClientDetail, ClientExtended, ErrorCode, PersonalInfo } from '../../contract/wire-types';
@@ -167,10 +171,25 @@ interface Data {
   byId: Map<string, ClientDetail>;
 }
 
-function makeData(count: number): Data {
-  const clients = Array.from({ length: count }, (_, i) => makeClient(i, personalIds)).sort(
-    (a, b) => collator.compare(a.PersonalInfo.FullName, b.PersonalInfo.FullName) || (a.IdClient < b.IdClient ? -1 : 1),
-  );
+/** What the data set holds besides its size: each shape is a correct deployment the spec allows (IdStaff, IdLocation nullable; Status either). */
+export interface DataShape {
+  /** No client has a staff member (every Staff null). */
+  noStaff?: boolean;
+  /** No client has a location (every Location null). */
+  noLocation?: boolean;
+  /** Every client is Active. */
+  noInactive?: boolean;
+}
+
+function makeData(count: number, shape: DataShape = {}): Data {
+  const clients = Array.from({ length: count }, (_, i) => makeClient(i, personalIds))
+    .map((c) => ({
+      ...c,
+      Staff: shape.noStaff ? null : c.Staff,
+      Location: shape.noLocation ? null : c.Location,
+      Status: shape.noInactive ? ('Active' as const) : c.Status,
+    }))
+    .sort((a, b) => collator.compare(a.PersonalInfo.FullName, b.PersonalInfo.FullName) || (a.IdClient < b.IdClient ? -1 : 1));
   return { clients, byId: new Map(clients.map((c) => [c.IdClient, c])) };
 }
 
@@ -276,7 +295,8 @@ function list(data: Data, pathname: string, query: Query, detailed: boolean): An
       throw new Failure(400, 'VALIDATION_ERROR', 'Parameter "filter" is at most 200 characters');
     const idStaff = uuid(query, 'idStaff')?.toLowerCase();
     const idLocation = uuid(query, 'idLocation')?.toLowerCase();
-    const term = fold((filter ?? '').trim()).replace(/\s+/g, ' ');
+    // White space is the Unicode White_Space property (openapi.yaml, filter), not JavaScript's \s or trim().
+    const term = fold((filter ?? '').replace(/^\p{White_Space}+|\p{White_Space}+$/gu, '')).replace(/\p{White_Space}+/gu, ' ');
     const termDigits = DIGIT_TERM.test(term) ? term.replace(/\D/g, '') : undefined;
     clients = clients.filter(
       (c) =>
@@ -360,20 +380,25 @@ function send(req: http.IncomingMessage, res: http.ServerResponse, answer: Answe
   res.end(body);
 }
 
-function handle(data: Data, req: http.IncomingMessage, res: http.ServerResponse): void {
+function handle(data: Data, req: http.IncomingMessage, res: http.ServerResponse, origins?: readonly string[]): void {
   const incoming = req.headers['x-request-id'];
   res.setHeader('x-request-id', typeof incoming === 'string' && ECHOED_ID.test(incoming) ? incoming : uuidV7());
   const origin = req.headers.origin;
-  if (origin !== undefined) {
-    res.setHeader('access-control-allow-origin', '*');
+  // With an origin list, only listed origins get CORS headers (named, and Vary: Origin); others get none, as a browser's CORS check expects.
+  const accepted = origin !== undefined && (origins === undefined || origins.includes(origin));
+  if (accepted) {
+    res.setHeader('access-control-allow-origin', origins === undefined ? '*' : origin);
+    if (origins !== undefined) res.setHeader('vary', 'origin');
     res.setHeader('access-control-expose-headers', 'x-total-count, link, x-request-id');
   }
   const method = req.method ?? 'GET';
   const [pathname = '/', search = ''] = (req.url ?? '/').split(/\?(.*)/s, 2);
   if (method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
-    res.setHeader('access-control-allow-methods', 'GET');
-    res.setHeader('access-control-allow-headers', 'x-api-key, prefer, x-request-id');
-    res.setHeader('access-control-max-age', '300');
+    if (accepted) {
+      res.setHeader('access-control-allow-methods', 'GET');
+      res.setHeader('access-control-allow-headers', 'x-api-key, prefer, x-request-id');
+      res.setHeader('access-control-max-age', '300');
+    }
     res.writeHead(204);
     res.end();
     return;
@@ -394,17 +419,28 @@ export interface SecondImplementation {
   stop(): Promise<void>;
 }
 
+export interface SecondImplementationOptions extends DataShape {
+  /** How many clients (default 317); 0 is an empty deployment. */
+  clients?: number;
+  /** Accept only these CORS origins (default: any, answered with `*`). */
+  origins?: readonly string[];
+}
+
 /**
  * Starts it on 127.0.0.1 and a free port, with its 317 clients or, given
  * `clients`, a data set of that size from the same generator (the same 7
  * staff members and 5 locations, so a large set puts thousands of clients on
- * each).
+ * each), in the data shape asked for, accepting any Origin or only `origins`.
  */
-export function startSecondImplementation(options: { clients?: number } = {}): Promise<SecondImplementation> {
-  const data = options.clients === undefined || options.clients === CLIENT_COUNT ? DEFAULT_DATA : makeData(options.clients);
+export function startSecondImplementation(options: SecondImplementationOptions = {}): Promise<SecondImplementation> {
+  const shaped = options.noStaff === true || options.noLocation === true || options.noInactive === true;
+  const data =
+    !shaped && (options.clients === undefined || options.clients === CLIENT_COUNT)
+      ? DEFAULT_DATA
+      : makeData(options.clients ?? CLIENT_COUNT, options);
   const server = http.createServer((req, res) => {
     req.resume();
-    req.on('end', () => handle(data, req, res));
+    req.on('end', () => handle(data, req, res, options.origins));
   });
   return listenOnLoopback(server).then((listening) => ({ ...listening, apiKey: SECOND_API_KEY }));
 }

@@ -1,0 +1,95 @@
+// No false alarm from the data (issue 23, item 3): the whole suite (every check
+// and a property run) against the second implementation in each data shape
+// the spec allows — no Staff anywhere, no Location anywhere, no inactive
+// client, zero clients, 20,000 clients — and against one that accepts only
+// listed CORS origins, run without --origin. Each run must pass: a check whose
+// precondition the data does not meet is skipped with its reason, never
+// failed, and no check may throw. The skipped checks of each shape are printed
+// (the integrator quotes them) and pinned where the shape decides them.
+import { runSuite, summaryOf, type SuiteRun } from '../../contract-suite/cli';
+import { startSecondImplementation, type SecondImplementation, type SecondImplementationOptions } from './second-implementation';
+
+const RUNS = 100;
+
+interface Shape {
+  name: string;
+  options: SecondImplementationOptions;
+  /** Every skipped check's name matches one of these; each pattern matches one at least. */
+  skipped: RegExp[];
+}
+
+const SHAPES: Shape[] = [
+  {
+    name: 'no Staff anywhere',
+    options: { noStaff: true },
+    skipped: [/idStaff → only/, /idStaff=<uuid in upper case>/, /idStaff&active=true/],
+  },
+  {
+    name: 'no Location anywhere',
+    options: { noLocation: true },
+    skipped: [/idLocation → only/, /idLocation=<uuid in upper case>/, /idLocation&active=false&filter/],
+  },
+  { name: 'no inactive client', options: { noInactive: true }, skipped: [/active=false → only Inactive/] },
+  {
+    name: 'zero clients',
+    options: { clients: 0 },
+    skipped: [/active=(true|false) → only/, /idStaff/, /idLocation/, /\?filter/, /Detail\/\{idClient\}/, /every documented status/],
+  },
+  { name: '20,000 clients', options: { clients: 20_000 }, skipped: [] },
+  {
+    name: 'CORS for listed origins only, run without --origin',
+    options: { origins: ['https://app.example.com'] },
+    skipped: [/with an Origin → Access-Control-Allow-Origin/, /OPTIONS every operation as a CORS preflight/],
+  },
+];
+
+describe('the suite against correct deployments of every data shape (second implementation): no false alarm', () => {
+  test.each(SHAPES.map((shape) => [shape.name, shape] as const))(
+    '%s → PASS, the checks it cannot run skipped with their reasons',
+    async (name, shape) => {
+      const second: SecondImplementation = await startSecondImplementation(shape.options);
+      let run: SuiteRun;
+      const started = performance.now();
+      try {
+        run = await runSuite({ baseUrl: second.baseUrl, apiKey: second.apiKey }, { runs: RUNS, seed: 20260101 });
+      } finally {
+        await second.stop();
+      }
+      const seconds = (performance.now() - started) / 1000;
+
+      const summary = summaryOf(run, seconds, { seed: 20260101, runs: RUNS });
+      const skipped = run.results.filter((r) => r.outcome === 'skip');
+      console.log(
+        [`shape: ${name}`, summary[summary.length - 1]!, ...skipped.map((r) => `  - ${r.name}\n      skipped: ${r.reason}`)].join('\n'),
+      );
+      expect(
+        run.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error').map((r) => `${r.outcome} ${r.name}\n${r.error}`),
+      ).toEqual([]);
+      expect(summary[summary.length - 1]).toMatch(/^PASS: /);
+      for (const pattern of shape.skipped) expect(skipped.map((r) => r.name).some((n) => pattern.test(n))).toBe(true);
+      for (const result of skipped) expect(shape.skipped.some((pattern) => pattern.test(result.name))).toBe(true);
+      if (shape.options.origins) for (const result of skipped) expect(result.reason).toMatch(/needs --origin/);
+    },
+    240_000,
+  );
+
+  test('an empty deployment still passes every check that needs no client (unknown id 404, X-Request-Id, CORS, the two 401s)', async () => {
+    const second = await startSecondImplementation({ clients: 0 });
+    try {
+      const run = await runSuite({ baseUrl: second.baseUrl, apiKey: second.apiKey }, { runs: 20, seed: 1 });
+
+      const passed = run.results.filter((r) => r.outcome === 'pass').map((r) => r.name);
+      for (const pattern of [
+        /404 CLIENT_NOT_FOUND naming the id/,
+        /X-Request-Id echoed/,
+        /with an Origin/,
+        /CORS preflight/,
+        /Messages differ/,
+        /unknown uuid/,
+      ])
+        expect(passed.some((n) => pattern.test(n))).toBe(true);
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+});
