@@ -16,9 +16,9 @@ export interface paths {
          * @description The most recent violations, oldest first, filtered by the query. The
          *     journal is a ring of the last `--journal-size` entries (1000 by
          *     default); each entry's texts are cut to fixed lengths (`expected`,
-         *     `actual` and `cause` 300 characters, `target` 2048, `curl` 2560), so
-         *     an entry holds at most about 6,000 characters and the default ring
-         *     about 6 MB. Older entries are dropped and counted in `dropped`. The
+         *     `actual` and `cause` 300 characters, `target` 2048, `curl` 2560, at
+         *     most 16 sentence ids of 200), so an entry holds at most about 9,000
+         *     characters and the default ring about 9 MB. Older entries are dropped and counted in `dropped`. The
          *     counts of the exit report are never dropped.
          */
         get: operations["listViolations"];
@@ -75,7 +75,7 @@ export interface components {
         Violation: {
             /** @description A stable rule id, e.g. `response.schema`, `list.link`, `detail.agrees-with-list`, `request.unknown-parameter`. */
             rule: string;
-            /** @description Ids of the sentences of `openapi.yaml` the rule enforces. */
+            /** @description Ids of the sentences of `openapi.yaml` the rule enforces (the contract suite's sentence table; the journal keeps the first 16). */
             sentences: string[];
             side: components["schemas"]["Side"];
             /** @description An operationId, or `routing` for a path that is no operation. */

@@ -11,9 +11,9 @@ export type JournalPage = components['schemas']['JournalPage'];
 export type Cause = components['schemas']['Cause'];
 
 /** Cut lengths of an entry's texts (proxy.openapi.yaml states the same maxima). */
-export const CUT = { text: 300, target: 2048, curl: 2560 } as const;
+export const CUT = { text: 300, target: 2048, curl: 2560, sentences: 16, sentence: 200 } as const;
 /** An entry's characters at most: its texts at their cut lengths plus the short fields. */
-export const MAX_ENTRY_CHARS = 3 * CUT.text + CUT.target + CUT.curl + 400;
+export const MAX_ENTRY_CHARS = 3 * CUT.text + CUT.target + CUT.curl + CUT.sentences * CUT.sentence + 400;
 /** Distinct causes the tally keeps; later ones are summed in causesDropped. */
 export const MAX_CAUSES = 1000;
 
@@ -54,7 +54,7 @@ export class Journal {
       id: this.nextId++,
       at: new Date().toISOString(),
       rule: violation.rule,
-      sentences: violation.sentences.slice(0, 64),
+      sentences: violation.sentences.slice(0, CUT.sentences).map((id) => cut(id, CUT.sentence)),
       side: violation.side,
       operation: violation.operation,
       expected: cut(violation.expected, CUT.text),
