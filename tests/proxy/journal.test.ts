@@ -286,3 +286,27 @@ describe('a spec with a path under the reserved prefix', () => {
     );
   });
 });
+
+describe('the journal entry’s bound', () => {
+  test('a violation with 10,000-character texts and 100 sentence ids → an entry within MAX_ENTRY_CHARS, still valid per proxy.openapi.yaml', async () => {
+    const { Journal, MAX_ENTRY_CHARS } = await import('../../proxy/journal');
+    const journal = new Journal(10, new Set(['response']));
+    const long = 'x'.repeat(10_000);
+
+    const entry = journal.add(
+      {
+        rule: 'response.schema',
+        sentences: Array.from({ length: 100 }, () => long),
+        side: 'response',
+        operation: 'ping',
+        expected: long,
+        actual: long,
+        cause: long,
+      },
+      { exchange: 1, method: 'GET', target: `/${long}`, status: 200, answeredBy: 'upstream', curl: long },
+    );
+
+    expect(JSON.stringify(entry).length).toBeLessThanOrEqual(MAX_ENTRY_CHARS);
+    expect(proxySpec().validator('#/components/schemas/JournalEntry')(entry)).toBe(true);
+  });
+});
