@@ -16,13 +16,14 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json openapi.yaml proxy.openapi.yaml ./
 COPY generated ./generated
+COPY cli ./cli
 COPY contract ./contract
 COPY contract-suite ./contract-suite
 COPY proxy ./proxy
 COPY seeds ./seeds
 COPY server ./server
 COPY scripts ./scripts
-COPY bench ./bench
+COPY tools ./tools
 RUN npx tsc -p tsconfig.build.json
 
 # Stage 2: production dependencies, the compiled runtime and the spec, nothing
@@ -42,6 +43,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist/cli ./dist/cli
 COPY --from=build /app/dist/server ./dist/server
 COPY --from=build /app/dist/contract ./dist/contract
 COPY --from=build /app/dist/contract-suite ./dist/contract-suite
@@ -61,4 +63,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/api/v1/Diagnostics/Ping').then((r) => process.exit(r.ok || r.headers.has('x-proxy-answered-by') ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains in-flight requests and exits within 10 s: 0, or 3 when requests had to be cut (docs/reliability.md).
 # The proxy: SIGTERM writes --junit/--report and exits 0, or 1 with --fail-on-violation and a counted violation.
-ENTRYPOINT ["node", "dist/server/main.js"]
+ENTRYPOINT ["node", "dist/cli/main.js"]

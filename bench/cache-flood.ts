@@ -10,9 +10,9 @@
 //    RSS at start (the data) + FLOOD_WORKING_SET_MB + CACHE_RSS_FACTOR × CACHE_MB.
 // Exit code 1 when either fails. Figures are only as quiet as the machine.
 import http from 'node:http';
-import { createMock } from '../server/mock';
-import { startHttpServer } from '../server/http-server';
-import { freePort, HOST, MAIN_JS, rssMb, sleep, spawnAndWait, stopAllOnExit } from './processes';
+import { createMock } from '../server/index';
+import { startHttpServer } from '../server/listener/http-server';
+import { freePort, HOST, MAIN_JS, rssMb, sleep, spawnAndWait, stopAllOnExit } from '../tools/processes';
 import { cacheBoundMb, describeBound, uniqueFlood, uniquePath, warmListViews } from './unique-flood';
 const RSS_EVERY_MS = 5_000;
 

@@ -13,7 +13,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, HOST, MAIN_JS, median, sleep, spawnAndWait, stopAllOnExit } from './processes';
+import { freePort, HOST, MAIN_JS, median, sleep, spawnAndWait, stopAllOnExit } from '../tools/processes';
 
 const PING_EVERY_MS = 100;
 const PING_TIMEOUT_MS = 10_000;

@@ -25,7 +25,7 @@ import {
   stopAll,
   stopAllOnExit,
   type Started,
-} from './processes';
+} from '../tools/processes';
 import { seededRandom, varyingUrls } from './traffic';
 import { loadUrls, sampleServed } from './varied';
 

@@ -35,7 +35,7 @@ import {
   stopAll,
   stopAllOnExit,
   type Started,
-} from './processes';
+} from '../tools/processes';
 
 type RequestSpec = autocannon.Request;
 
@@ -264,7 +264,7 @@ interface FilterFigure {
   fiftyConnections?: Measure;
 }
 
-// The background work after ready (server/background.ts), measured idle: at
+// The background work after ready (server/engine/background.ts), measured idle: at
 // 100,000 clients 0.5 s for the search index's frequent substrings, 1.2 s for
 // the records as JSON, 2.3 s for the client views; at 1,000,000, ~6 s, ~14 s
 // and ~8 s (the views stop at their bound).

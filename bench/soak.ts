@@ -27,7 +27,7 @@ import { cacheBoundMb, describeBound, uniqueFlood } from './unique-flood';
 
 const HOST = '127.0.0.1';
 const API_KEY = 'dev-key';
-const MAIN_JS = path.resolve(__dirname, '../server/main.js');
+const MAIN_JS = path.resolve(__dirname, '../cli/main.js');
 const RSS_EVERY_MS = 5_000;
 const RSS_GROWTH_TARGET = 0.1;
 const EXIT_TARGET_MS = 10_000;

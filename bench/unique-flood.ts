@@ -2,7 +2,7 @@
 // response cache then keeps: the worst case for its memory bound. Shared by
 // npm run bench:cache-flood and the soak's cache-churn phase.
 import http from 'node:http';
-import { API_KEY, HOST } from './processes';
+import { API_KEY, HOST } from '../tools/processes';
 
 /**
  * The memory bound docs/reliability.md states ("Memory bound"), measured with

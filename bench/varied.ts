@@ -15,9 +15,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { loadConfig } from '../server/config';
+import { loadConfig } from '../server/process/config';
 import { generateClients } from '../seeds/client';
-import { API_KEY, freePort, getJson, HOST, median, ROOT, rssMb, spawnAndWait, startOurServer, startPrism, type Started } from './processes';
+import {
+  API_KEY,
+  freePort,
+  getJson,
+  HOST,
+  median,
+  ROOT,
+  rssMb,
+  spawnAndWait,
+  startOurServer,
+  startPrism,
+  type Started,
+} from '../tools/processes';
 import { seededRandom, varyingUrls, type TrafficSample } from './traffic';
 
 const JSON_SERVER_CLI = path.join(ROOT, 'node_modules/json-server/lib/bin.js');

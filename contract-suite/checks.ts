@@ -77,6 +77,7 @@ export function outcomeOf(thrown: unknown): { outcome: Outcome; error?: Error; r
   if (thrown instanceof ContractViolation) return { outcome: 'fail', error: thrown, violations: thrown.violations };
   if (thrown instanceof TransportError) {
     if (thrown.unreachable) return { outcome: 'unreachable', error: thrown, violations: [] };
+    if (!thrown.answerFailed) return { outcome: 'error', error: thrown, violations: [] };
     // The deployment took the request and gave no HTTP answer (reset, timeout): that breaks the contract.
     const failed = new ContractViolation(`no HTTP answer: ${thrown.message}`);
     failed.rule = 'response.transport';

@@ -185,17 +185,6 @@ async function probeTarget(target: Target, contract: SpecContract): Promise<void
     );
 }
 
-/**
- * Our own mock, in-process, serving `spec` when given: what `npm run contract`
- * checks without --base-url. (The package's bin, cli/main.ts in the rooms of
- * issue 27, passes its own starter instead, so this module need not reach the server.)
- */
-async function startOwnMock(spec?: string): Promise<StartedTarget> {
-  const { startServer } = await import('../server/mock');
-  const running = await startServer({ host: '127.0.0.1', port: 0, ...(spec ? { specFile: spec } : {}) });
-  return { baseUrl: running.url, description: `our mock in-process at ${running.url}`, close: running.close };
-}
-
 export interface RunResult {
   name: string;
   operation: string;
@@ -338,16 +327,30 @@ export async function runSuite(
     else log(`  ✗ ${check.name}\n      ${(error?.message ?? '').split('\n').join('\n      ')}`);
   }
   const started = performance.now();
-  const property = await runProperties(context, options.seed, options.runs);
+  let property: PropertyOutcome;
+  try {
+    property = await runProperties(context, options.seed, options.runs);
+  } catch (thrown) {
+    // runProperties reports what it meets; anything that still escapes is a bug of the suite, never the deployment's fault.
+    property = {
+      seed: options.seed,
+      runs: 0,
+      requests: 0,
+      valid: 0,
+      invalid: 0,
+      statuses: [],
+      suiteBug: `the property run threw ${String(thrown)}`,
+    };
+  }
   const name = `property run: ${options.runs} generated requests (seed ${options.seed}) → the judge's statuses, schemas, headers and list rules for valid and invalid input`;
-  const propertyOutcome: Outcome = property.suiteBug ? 'error' : property.failure ? 'fail' : 'pass';
+  const propertyOutcome: Outcome = property.unreachable ? 'unreachable' : property.suiteBug ? 'error' : property.failure ? 'fail' : 'pass';
   results.push({
     name,
     operation: 'generated',
     passed: propertyOutcome === 'pass',
     outcome: propertyOutcome,
     ms: performance.now() - started,
-    error: property.suiteBug ?? property.failure,
+    error: property.unreachable ?? property.suiteBug ?? property.failure,
     violations: property.violations ?? [],
     curl: /reproduce: (.*)/.exec(property.failure ?? '')?.[1],
   });
@@ -478,8 +481,9 @@ export interface StartedTarget {
 /**
  * The runner: resolves to the exit code (0 pass, 1 violations, 2 usage or
  * target error, 3 suite error). Without --base-url it checks what
- * `startDefaultTarget` starts. `extra.groups` replaces the check groups (a
- * test's, the derived checks added).
+ * `startDefaultTarget` starts, given the --spec file (the package's bin passes
+ * our own mock; the suite never imports the server itself). `extra.groups`
+ * replaces the check groups (a test's, the derived checks added).
  */
 export async function runContractCli(
   argv: readonly string[],
@@ -508,8 +512,9 @@ export async function runContractCli(
       baseUrl = parseBaseUrl(options.baseUrl);
       description = baseUrl;
     } else {
-      const start = startDefaultTarget ?? startOwnMock;
-      const started = await start(options.spec);
+      if (!startDefaultTarget)
+        throw new StartError('--base-url is required here (`client-records-mock contract` starts our mock without it)');
+      const started = await startDefaultTarget(options.spec);
       close = started.close;
       baseUrl = started.baseUrl;
       description = started.description;

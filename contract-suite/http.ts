@@ -1,7 +1,18 @@
 // One request, one exchange. Requests are target-independent values (the key
 // is a role, not a string), so a recorded request can be replayed against
 // another target, and a failing one printed as a curl line.
-import type { Target } from './target';
+
+/** What the checks talk to (target.ts reads one from the environment). */
+export interface Target {
+  /** e.g. `http://127.0.0.1:4000`, without a trailing slash. */
+  baseUrl: string;
+  /** A key the deployment accepts in `X-Api-Key`. */
+  apiKey: string;
+  /** At most this many requests per second (a remote deployment's rate limit); undefined: as fast as answers come. */
+  maxRate?: number;
+  /** Called with every exchange sent to this target (used to record requests for the Prism replay). */
+  onExchange?: (exchange: Exchange) => void;
+}
 
 /**
  * Which `X-Api-Key` the request carries: the target's key, none, one no
@@ -116,6 +127,13 @@ export class TransportError extends Error {
   /** Nothing listens there, or the host does not resolve. */
   get unreachable(): boolean {
     return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(this.code);
+  }
+
+  /** The deployment took the request and gave no (readable) HTTP answer: reset, timed out, or malformed. Anything else (a bad URL) is the suite's own doing. */
+  get answerFailed(): boolean {
+    return /^(ECONNRESET|EPIPE|ETIMEDOUT|ECONNABORTED|TimeoutError|AbortError|UND_ERR_.*|HPE_.*|ERR_STREAM_PREMATURE_CLOSE|TypeError)$/.test(
+      this.code,
+    );
   }
 }
 

@@ -69,6 +69,7 @@ export const JUDGE_RULES = {
   'response.json':
     'an application/json body is RFC 8259 JSON: UTF-8, no byte order mark, strict grammar, unique member names, charset utf-8 if given',
   'response.schema': 'the body keeps the full schema of the documented response',
+  'response.date': 'a 2xx, 3xx or 4xx answer carries a Date header (RFC 9110 §6.6.1)',
   'error.code': "the ErrorDto Code is the error table's for that status and request",
   'error.message': 'a 400 names the parameter, a 404 CLIENT_NOT_FOUND names the id',
   'error.no-stack': 'a 5xx Message holds no stack trace',
@@ -728,6 +729,19 @@ export function judgeResponse(
   // A status the request does not allow is the fault; what its body and headers then break follows from it (one fault, one cause).
   if (j.violations.length > 0) return j.violations;
 
+  // RFC 9110 §6.6.1: an origin server with a clock sends Date in every 2xx, 3xx and 4xx answer.
+  if (status >= 200 && status < 500) {
+    j.apply('response.date');
+    const date = j.header('date');
+    if (date === undefined || Number.isNaN(Date.parse(date)))
+      j.add(
+        'response.date',
+        'Date',
+        'a Date header (RFC 9110 §6.6.1: an origin server sends it in every 2xx, 3xx and 4xx answer)',
+        date === undefined ? 'absent' : show(date),
+      );
+  }
+
   if (judged.kind === 'preflight') {
     judgePreflight(j);
     return j.violations;
@@ -1102,6 +1116,8 @@ function linkRules(j: Judging, header: string, total: number, page: number, page
       continue;
     }
     const problems: string[] = [];
+    // openapi.yaml: "page links as relative references" (RFC 3986 §4.2: no scheme, no authority).
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(target) || target.startsWith('//')) problems.push('is not a relative reference');
     if (url.pathname !== requestPath) problems.push(`leaves the path ${requestPath}`);
     const pairs = parseQuery(url.search);
     const got = new Map<string, string[]>();

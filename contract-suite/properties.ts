@@ -4,7 +4,7 @@
 // and the jest wrapper call it alike. A failure is shrunk and reported as a
 // curl line; `seed` replays a run.
 import fc from 'fast-check';
-import { ContractViolation, type CheckContext } from './context';
+import { ContractViolation, type CheckContext, type Sample } from './context';
 import { requestArbitrary, type GeneratedRequest } from './generators';
 import { toCurl, TransportError } from './http';
 import { judgeResponse, type Violation } from './judge';
@@ -44,6 +44,8 @@ export interface PropertyOutcome {
   violations?: Violation[];
   /** Set when the generator and the judge disagreed on whether a request is valid: a bug of the suite, not of the deployment. */
   suiteBug?: string;
+  /** Set when the target stopped taking connections during the run. */
+  unreachable?: string;
 }
 
 export async function runProperties(
@@ -52,7 +54,21 @@ export async function runProperties(
   runs = DEFAULT_RUNS,
   limitMs = propertyTimeLimitMs(runs, context.target.maxRate),
 ): Promise<PropertyOutcome> {
-  const sample = await context.sample();
+  let sample: Sample;
+  try {
+    sample = await context.sample();
+  } catch (thrown) {
+    // The lists the values come from broke the contract (or could not be read): the run cannot start, and says why.
+    const outcome: PropertyOutcome = { seed, runs: 0, requests: 0, valid: 0, invalid: 0, statuses: [] };
+    if (thrown instanceof ContractViolation) {
+      outcome.failure = `the property run could not start: discovering the deployment's lists failed:\n${thrown.message}`;
+      outcome.violations = thrown.violations;
+    } else if (thrown instanceof TransportError && thrown.unreachable) outcome.unreachable = thrown.message;
+    else if (thrown instanceof TransportError && thrown.answerFailed)
+      outcome.failure = `the property run could not start: no HTTP answer: ${thrown.message}`;
+    else outcome.suiteBug = `discovering the deployment's lists threw ${thrown instanceof Error ? thrown.message : String(thrown)}`;
+    return outcome;
+  }
   const arbitrary = requestArbitrary(context.contract, sample);
   let requests = 0;
   let valid = 0;
@@ -102,7 +118,11 @@ export async function runProperties(
     const reproduce = shrunk ? toCurl(context.target, shrunk.request) : '(no counterexample)';
     const why = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance ?? 'interrupted');
     if (details.errorInstance instanceof ContractViolation) outcome.violations = details.errorInstance.violations;
-    else if (details.errorInstance !== undefined && !(details.errorInstance instanceof TransportError))
+    else if (details.errorInstance instanceof TransportError && details.errorInstance.unreachable) outcome.unreachable = why;
+    else if (
+      details.errorInstance !== undefined &&
+      !(details.errorInstance instanceof TransportError && details.errorInstance.answerFailed)
+    )
       outcome.suiteBug ??= `the property run threw ${why.split('\n')[0]}`;
     outcome.failure =
       `property failed after ${details.numRuns} runs and ${details.numShrinks} shrinks (seed ${details.seed}, path ${details.counterexamplePath})\n` +

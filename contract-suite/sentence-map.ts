@@ -25,10 +25,6 @@ const DEFAULT_DATA =
 const EXAMPLE_TITLE =
   'The title of a named example the mock serves for `Prefer: example=…`, which a real deployment ignores. The example itself keeps the schema, record and error-table rules (tests/spec/examples-keep-rules.test.ts).';
 
-/** How the mock reads Prefer. */
-const MOCK_ONLY =
-  'How our mock reads the Prefer mock control, which a real deployment ignores; the suite accepts either answer (judge: the plain statuses stay allowed). tests/server/mock-controls.test.ts holds our mock to it.';
-
 /** Delays. */
 const TIMING =
   'Timing: the suite makes no timed assertions (a loaded CI machine would make them flaky), and a real deployment ignores Prefer.';
@@ -106,7 +102,10 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
     note: 'The `code=` part only: `delay=` is timing, which the suite does not assert.',
   },
   // Both may be combined: `Prefer: code=500, delay=2000`.
-  'info#mock-controls:both-may-be-combined-56372a': { reason: TIMING },
+  'info#mock-controls:both-may-be-combined-56372a': {
+    rules: ['check.prefer-mock'],
+    note: 'Combined with delay=0 (`code=500; delay=0`); the delay itself is timing, which the suite does not assert. Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
+  },
   // A real deployment of this API ignores the header.
   'info#mock-controls:a-real-deployment-of-12df05': { rules: ['check.prefer'] },
   // Local mock server (development environment; start it with `npm start`)
@@ -172,11 +171,13 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   // White space is exactly the characters with the Unicode `White_Space` property (U+0009 to U+000D, U+0020, U+…
   'getClientsExtended.param.filter:white-space-is-exactly-f2a05c': { rules: ['check.filter-white-space', 'filter.text'] },
   // A client matches when the folded term is a substring of the folded `FullName`, `PersonalId`, `Email` or `Ph…
-  'getClientsExtended.param.filter:a-client-matches-when-41d347': { rules: ['filter.text', 'check.filter-complete'] },
+  'getClientsExtended.param.filter:a-client-matches-when-41d347': {
+    rules: ['filter.text', 'check.filter-complete', 'check.filter-fields'],
+  },
   // Folding is exactly: Unicode canonical decomposition (NFD), every combining mark (category M) removed, lower…
   'getClientsExtended.param.filter:folding-is-exactly-unicode-44cb00': { rules: ['check.filter-folding', 'filter.text'] },
   // So `asa` finds `Åsa` and `YILDIZ` finds `Yıldız`; any other letter (e.g. `ŋ`, `ħ`, `ə`) matches only itself…
-  'getClientsExtended.param.filter:so-asa-finds-asa-919efd': { rules: ['check.filter-folding', 'filter.text'] },
+  'getClientsExtended.param.filter:so-asa-finds-asa-919efd': { rules: ['check.filter-folding', 'check.filter-fields', 'filter.text'] },
   // A term made only of digits, spaces, `+`, `-` and brackets, with at least one digit, also matches when its d…
   'getClientsExtended.param.filter:a-term-made-only-e3368f': { rules: ['check.filter-phone-digits', 'filter.text'] },
   // Every character is plain text: `+` and `%20` both mean a space; `O'Brien`, `@`, `/`, `(` and `,` need no es…
@@ -244,21 +245,39 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   // Mock control, ignored by a real deployment.
   'param.Prefer:mock-control-ignored-by-b11748': { rules: ['check.prefer'] },
   // A list of preferences as RFC 7240 writes them (`name=value`, separated by commas; a semicolon also separate…
-  'param.Prefer:a-list-of-preferences-a198ed': { reason: MOCK_ONLY },
+  'param.Prefer:a-list-of-preferences-a198ed': {
+    rules: ['check.prefer-mock'],
+    note: 'Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
+  },
   // The mock implements three:
-  'param.Prefer:the-mock-implements-three-0d34b7': { reason: MOCK_ONLY },
+  'param.Prefer:the-mock-implements-three-0d34b7': {
+    rules: ['check.prefer-mock'],
+    note: 'Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
+  },
   // `code=NNN`: answer that status, which the operation must document, with a valid `ErrorDto` (a 2xx status as…
   'param.Prefer:codennn-answer-that-status-60ba37': { rules: ['check.prefer'] },
   // `delay=MS`: answer that many milliseconds late (0 to 10000);
   'param.Prefer:delayms-answer-that-many-6344c8': { reason: TIMING },
   // `example=NAME`: answer the operation's named example `NAME` from this document, for the status `code` asks …
-  'param.Prefer:examplename-answer-the-operation-a1c2f3': { reason: MOCK_ONLY },
+  'param.Prefer:examplename-answer-the-operation-a1c2f3': {
+    rules: ['check.prefer-mock'],
+    note: 'Only `example=empty` on a list, and an unknown name. Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
+  },
   // The lists have `typical`, `empty`, `single` and `longest`, where `X-Total-Count` is the example's number of…
-  'param.Prefer:the-lists-have-typical-52d625': { reason: MOCK_ONLY },
+  'param.Prefer:the-lists-have-typical-52d625': {
+    rules: ['check.prefer-mock'],
+    note: 'Only the list example `empty` (X-Total-Count 0). Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
+  },
   // As RFC 7240 asks, a preference the mock does not implement (`return=minimal`, `handling=lenient`, `respond-…
-  'param.Prefer:as-rfc-7240-asks-b76aa4': { reason: MOCK_ONLY },
+  'param.Prefer:as-rfc-7240-asks-b76aa4': {
+    rules: ['check.prefer-mock'],
+    note: 'Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
+  },
   // A bad value of `code`, `delay` or `example` is `400 VALIDATION_ERROR` naming it; an unknown example name li…
-  'param.Prefer:a-bad-value-of-bebfab': { reason: MOCK_ONLY },
+  'param.Prefer:a-bad-value-of-bebfab': {
+    rules: ['check.prefer-mock'],
+    note: 'That an unknown example name lists the known ones is not checked. Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
+  },
   // delay=0: the real answer, at once
   'param.Prefer.realAnswer.summary:delay-0-the-real-84f642': { reason: PREFER_EXAMPLE },
   // delay=1500: the real answer, 1.5 s late

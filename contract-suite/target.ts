@@ -1,18 +1,12 @@
 // What the contract checks talk to: a base URL and a key, nothing else. The
 // same checks run against our server in-process, a separately started one, a
 // staging backend, a mutant proxy (tests/contract/mutation.test.ts) or Prism.
-import type { Exchange } from './http';
+// The Target type itself is declared beside the exchanges sent to it
+// (http.ts), which its onExchange hook receives: declared here, the two
+// modules imported each other.
+import type { Target } from './http';
 
-export interface Target {
-  /** e.g. `http://127.0.0.1:4000`, without a trailing slash. */
-  baseUrl: string;
-  /** A key the deployment accepts in `X-Api-Key`. */
-  apiKey: string;
-  /** At most this many requests per second (a remote deployment's rate limit); undefined: as fast as answers come. */
-  maxRate?: number;
-  /** Called with every exchange sent to this target (used to record requests for the Prism replay). */
-  onExchange?: (exchange: Exchange) => void;
-}
+export type { Target };
 
 /** The key our server accepts by default (`API_KEYS`); what the in-process target uses. */
 export const DEFAULT_API_KEY = 'dev-key';

@@ -34,9 +34,11 @@ export interface SpecSource {
 }
 
 /**
- * Reads and parses a spec file afresh (SPEC_FILE, and every reload of --watch).
- * Throws an Error with a one-line message when the file cannot be read, is not
- * YAML, or is not an OpenAPI document with paths and component schemas.
+ * Reads and parses a spec file afresh (SPEC_FILE, every reload of --watch, and
+ * both sides of `diff`). Throws an Error with a one-line message when the file
+ * cannot be read, is not YAML (naming the line and column), is not an OpenAPI
+ * document with paths and component schemas, or has a `$ref` to nothing
+ * (naming the reference and where it is).
  */
 export function readSpec(file: string): SpecSource {
   let text: string;
@@ -45,12 +47,38 @@ export function readSpec(file: string): SpecSource {
   } catch (error) {
     throw new Error(`cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
   }
-  let document: unknown;
-  try {
-    document = YAML.parse(text, { prettyErrors: false });
-  } catch (error) {
-    throw new Error(`${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+  return parseSpec(text, file);
+}
+
+/** Where a YAML node starts, as an editor shows it (1-based). */
+function position(lineCounter: YAML.LineCounter, offset: number | undefined): string {
+  const { line, col } = lineCounter.linePos(offset ?? 0);
+  return `line ${line}, column ${col}`;
+}
+
+/** The value at a local JSON pointer (`/components/schemas/X`), or undefined when there is none. */
+export function resolvePointer(document: unknown, pointer: string): unknown {
+  if (pointer === '') return document;
+  let node = document;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
   }
+  return node;
+}
+
+/** Parses a spec's text (see readSpec); `file` only names it in messages. */
+export function parseSpec(text: string, file: string): SpecSource {
+  const lineCounter = new YAML.LineCounter();
+  const parsed = YAML.parseDocument(text, { lineCounter, prettyErrors: false });
+  const [yamlError] = parsed.errors;
+  if (yamlError) {
+    throw new Error(`${file} is not valid YAML: ${position(lineCounter, yamlError.pos[0])}: ${yamlError.message.split('\n')[0]}`, {
+      cause: yamlError,
+    });
+  }
+  const document: unknown = parsed.toJS();
   const candidate = document as Partial<OpenApiDocument> | null;
   if (typeof candidate !== 'object' || candidate === null || typeof candidate.openapi !== 'string') {
     throw new Error(`${file} is not an OpenAPI document (no openapi version)`);
@@ -58,6 +86,17 @@ export function readSpec(file: string): SpecSource {
   if (typeof candidate.paths !== 'object' || candidate.paths === null || typeof candidate.components?.schemas !== 'object') {
     throw new Error(`${file} has no paths or no components.schemas`);
   }
+  // A `$ref` to nothing would otherwise surface later as a validator's stack trace that never names it.
+  YAML.visit(parsed, {
+    Pair(_, pair) {
+      if (!YAML.isScalar(pair.key) || pair.key.value !== '$ref' || !YAML.isScalar(pair.value)) return;
+      const ref = pair.value.value;
+      if (typeof ref !== 'string' || !ref.startsWith('#')) return;
+      if (resolvePointer(document, ref.slice(1)) === undefined) {
+        throw new Error(`${file}: $ref '${ref}' at ${position(lineCounter, pair.value.range?.[0])} points to nothing`);
+      }
+    },
+  });
   return { path: file, text, document: candidate as OpenApiDocument };
 }
 

@@ -42,7 +42,7 @@ async function probe(upstream: string): Promise<string | undefined> {
  * import anything, passes its reader in).
  */
 export interface ProxyCliContext {
-  mockSettingsFromEnv?(env: NodeJS.ProcessEnv): Readonly<ConfigOptions>;
+  mockSettingsFromEnv?(env: NodeJS.ProcessEnv): Promise<Readonly<ConfigOptions>>;
 }
 
 /** The runner: resolves to the exit code once the proxy was stopped by a signal (or at once, for --help and bad settings). */
@@ -60,7 +60,7 @@ export async function runProxyCli(
   let settings: Readonly<ProxySettings>;
   try {
     settings = loadProxySettings(argv, env);
-    const mock = settings.fallback.size > 0 ? context.mockSettingsFromEnv?.(env) : undefined;
+    const mock = settings.fallback.size > 0 ? await context.mockSettingsFromEnv?.(env) : undefined;
     running = await startProxy({ ...settings, mock, log: out });
   } catch (error) {
     if (error instanceof ProxySettingError || error instanceof ConfigError) {

@@ -28,7 +28,7 @@ import {
   type Violation,
 } from '../contract-suite/judge';
 import { SpecContract, specContract } from '../contract-suite/spec-contract';
-import { ERROR_CATALOGUE, errorAnswer, rawErrorResponse } from '../server/errors';
+import { ERROR_CATALOGUE, errorAnswer } from '../server/errors';
 import { createMock, type ConfigOptions, type Mock } from '../server/index';
 import type { components } from '../generated/proxy';
 import { createUpstream, endToEnd, UpstreamFailure, type FailureCause, type UpstreamAnswer } from './forward';
@@ -418,11 +418,13 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
   );
   // A caller that sends its request and then shuts its sending side (half-close) still gets the answer, as from the mock.
   (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  // What Node's parser refuses (an unknown method, a malformed line) cannot be forwarded: the mock's raw answer, as the mock gives it.
+  // What Node's parser refuses (an unknown method, a malformed line) cannot be forwarded: the mock's ErrorDto (errors.ts), written on the raw socket.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (socket.writable && error.code?.startsWith('HPE_'))
-      socket.end(rawErrorResponse(400, 'VALIDATION_ERROR', 'The request is malformed'));
-    else socket.destroy();
+    if (socket.writable && error.code?.startsWith('HPE_')) {
+      const answer = errorAnswer(400, 'VALIDATION_ERROR', 'The request is malformed');
+      const head = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`);
+      socket.end(`HTTP/1.1 400 Bad Request\r\n${head.join('')}\r\n${answer.body}`);
+    } else socket.destroy();
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -13,7 +13,7 @@
 // one that our server answered with 2xx is a disagreement and fails the run.
 // Prism 5.14.2 runs on Node 20 (5.16 needs Node 24).
 //
-// `--mutant "<name>"` puts one of the mutation check's faults (tests/contract/mutants.ts)
+// `--mutant "<name>"` puts one of the mutation check's faults (tools/mutants.ts)
 // between Prism and the server, to see Prism catch it (the run then fails).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,9 +21,9 @@ import fc from 'fast-check';
 import { runChecks } from '../contract-suite/checks';
 import { requestArbitrary } from '../contract-suite/generators';
 import { send, toCurl, type ApiRequest, type Exchange } from '../contract-suite/http';
-import { MUTANTS, startMutantProxy } from '../tests/contract/mutants';
+import { MUTANTS, startMutantProxy } from '../tools/mutants';
 import { DEFAULT_API_KEY, type Target } from '../contract-suite/target';
-import { freePort, MAIN_JS, ROOT, startNodeProcess } from '../bench/processes';
+import { freePort, MAIN_JS, ROOT, startNodeProcess } from '../tools/processes';
 
 const OVERALL_LIMIT_MS = 240_000;
 const GENERATED_REQUESTS = Number(process.env.CONTRACT_PRISM_GENERATED ?? 300);

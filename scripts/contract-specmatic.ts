@@ -32,7 +32,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import YAML from 'yaml';
-import { API_KEY, MAIN_JS, ROOT, startNodeProcess, type StartedByLine } from '../bench/processes';
+import { API_KEY, MAIN_JS, ROOT, startNodeProcess, type StartedByLine } from '../tools/processes';
 
 const USAGE = `usage: npm run contract:specmatic -- [--base-url URL] [--api-key KEY] [--spec FILE] [--out DIR] [--time-limit S] [--require-java]
   --base-url URL    check this deployment instead of starting our built server

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { ROOT } from '../bench/processes';
+import { ROOT } from '../tools/processes';
 
 const root = ROOT;
 const spec = path.join(root, 'openapi.yaml');
@@ -25,8 +25,8 @@ const tsc = require.resolve('typescript/bin/tsc', { paths: [root] });
 const openapiTypescript = path.join(path.dirname(require.resolve('openapi-typescript/package.json', { paths: [root] })), 'bin', 'cli.js');
 start(process.execPath, [tsc, '-b', 'tsconfig.build.json', '--watch', '--preserveWatchOutput']);
 // Code changes restart the process; spec and data changes are the server's own --watch (no restart, no lost state).
-const watchPaths = ['dist/server', 'dist/contract', 'dist/seeds'].map((dir) => `--watch-path=${dir}`);
-start(process.execPath, [...watchPaths, 'dist/server/main.js', '--watch', ...process.argv.slice(2)]);
+const watchPaths = ['dist/cli', 'dist/server', 'dist/contract', 'dist/seeds'].map((dir) => `--watch-path=${dir}`);
+start(process.execPath, [...watchPaths, 'dist/cli/main.js', '--watch', ...process.argv.slice(2)]);
 
 let generating = false;
 fs.watchFile(spec, { interval: 250 }, (now, before) => {

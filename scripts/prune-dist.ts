@@ -3,7 +3,7 @@
 // would otherwise live on in dist/ and ship in the next `npm pack` of this tree.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../bench/processes';
+import { ROOT } from '../tools/processes';
 
 const DIST = path.join(ROOT, 'dist');
 

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { ROOT } from '../bench/processes';
+import { ROOT } from '../tools/processes';
 
 interface Manifest {
   apiVersion: string;

@@ -1,14 +1,11 @@
-// One error type, one catalogue, one handler. Anything thrown anywhere ends
-// here and leaves as a spec-valid ErrorDto; nothing else writes an error body:
-// the HTTP server's answers on raw sockets (parser errors, missing Host,
-// CONNECT) are written by rawErrorResponse below.
-import crypto from 'node:crypto';
-import http from 'node:http';
-import type { ErrorRequestHandler } from 'express';
-import type { Logger } from 'pino';
+// One error type and one catalogue: every code with its status and its fixed
+// messages, ApiError, and the ErrorDto writer for the answers the app never
+// sees (the HTTP server's raw-socket answers use it too). Anything thrown
+// anywhere leaves as a spec-valid ErrorDto through the one error handler
+// (pipeline/error-handler.ts). A leaf, as Fastify keeps errors.js: it imports
+// nothing at run time (only the wire types of contract/), so every room may
+// use it and it depends on none (.dependency-cruiser.cjs checks this).
 import type { ErrorCode, ErrorDto } from '../contract/wire-types';
-import { describeCrash } from './crash-policy';
-import { noteError } from './request-context';
 
 /** Status of every code, as openapi.yaml documents it (info.description, "Errors"). */
 export const ERROR_CATALOGUE = {
@@ -107,95 +104,26 @@ export function errorAnswer<Code extends string>(
   const dto: { Code: Code; Message: string } = { Code: code, Message: message };
   const body = JSON.stringify(dto);
   // openapi.yaml: X-Request-Id is on every response; these requests never reached the app, so the id is a fresh one.
-  const headers = { 'X-Request-Id': crypto.randomUUID(), ...BARE_HEADERS, ...extra, 'Content-Length': String(Buffer.byteLength(body)) };
+  const headers = {
+    'X-Request-Id': globalThis.crypto.randomUUID(),
+    ...BARE_HEADERS,
+    ...extra,
+    'Content-Length': String(Buffer.byteLength(body)),
+  };
   return { status, headers, body };
 }
 
-/** The same answer as a complete HTTP/1.1 response, for a raw socket. */
-export function rawErrorResponse(status: number, code: ErrorCode, message: string, extra: Readonly<Record<string, string>> = {}): string {
-  const answer = bareError(status, code, message, extra);
-  const lines = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  return `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\n${lines.join('')}\r\n${answer.body}`;
-}
-
-/** The shape of express-openapi-validator's errors (HttpError and subclasses). */
-interface ValidatorError {
-  status: number;
-  message: string;
-  errors?: { path?: string; message?: string }[];
-}
-
-function isValidatorError(error: unknown): error is ValidatorError {
-  return typeof error === 'object' && error !== null && 'status' in error && Array.isArray((error as ValidatorError).errors);
-}
-
-const LOCATION_NAMES: Record<string, string> = {
-  query: 'query parameter',
-  params: 'path parameter',
-  headers: 'header',
-  path: 'path parameter',
-};
-const HEADER_NAMES: Record<string, string> = { prefer: 'Prefer', 'x-api-key': 'X-Api-Key' };
-
-/** `{path: '.query.pageSize', message: 'must be <= 100'}` → `query parameter 'pageSize' must be <= 100`. */
-export function describeRequestError(error: ValidatorError): string {
-  const first = error.errors?.[0];
-  if (!first?.path) return error.message;
-  const match = /^[./]?(query|params|headers|path)[./](.+)$/.exec(first.path);
-  if (!match) return error.message;
-  const [, location, rawName] = match as unknown as [string, string, string];
-  const name = location === 'headers' ? (HEADER_NAMES[rawName] ?? rawName) : rawName;
-  const rule = first.message ?? 'is not valid';
-  if (/^Unknown query parameter/i.test(rule)) return `unknown query parameter ${quoted(name)}`;
-  if (/^Empty value found/i.test(rule)) return `${LOCATION_NAMES[location]} ${quoted(name)} must not be empty`;
-  return `${LOCATION_NAMES[location]} ${quoted(name)} ${rule}`;
-}
-
-/** Maps anything thrown to an ApiError. Unexpected errors are logged (without request data) and hidden. */
-export function toApiError(error: unknown, logger: Logger): ApiError {
-  if (error instanceof ApiError) return error;
-  if (isValidatorError(error)) {
-    if (error.status === 400) return new ApiError('VALIDATION_ERROR', describeRequestError(error));
-    // Routing (404, 405) answers before the validator runs, so anything else from it is a response
-    // that breaks openapi.yaml: a bug of ours, loudly logged.
-    logger.error({ err: { message: error.message, errors: error.errors } }, 'response does not match openapi.yaml');
-    return new ApiError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE);
-  }
-  // Express and Node report a client's malformed request (e.g. bad percent-encoding) as a 4xx error.
-  const status =
-    (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new ApiError('VALIDATION_ERROR', 'The request is malformed');
-  }
-  // Type and stack frames only: a message may quote request data.
-  logger.error({ err: describeCrash(error) }, 'unexpected error');
-  return new ApiError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE);
-}
-
-const HANDLER_HEADERS = [
-  'Content-Type',
-  'Content-Length',
-  'Content-Range',
-  'Content-Disposition',
-  'Accept-Ranges',
-  'ETag',
-  'Last-Modified',
-  'X-Total-Count',
-  'Link',
-];
-
-export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error, req, res, next) => {
-    if (res.headersSent) {
-      // Too late for an ErrorDto: end the broken response so the client sees a failure, not a hang.
-      next(error);
-      return;
-    }
-    const apiError = toApiError(error, logger);
-    // The request line says why: the Code, and the parameter a validation error names.
-    noteError(req, apiError.code, isValidatorError(error) ? error.errors?.[0]?.path : undefined);
-    // Whatever the failed handler set for its own answer (type, length, range, paging) must not describe the ErrorDto.
-    for (const name of HANDLER_HEADERS) res.removeHeader(name);
-    res.status(apiError.status).set(apiError.headers).json(apiError.toDto());
-  };
+/**
+ * What is logged of an unexpected error or a crash: the error's type, code and
+ * stack frames. Not its message: a message may quote request data (an id, a
+ * filter, a body), and the frames already say where the code failed.
+ */
+export function describeCrash(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { type: typeof error };
+  const frames = (error.stack ?? '')
+    .split('\n')
+    .filter((line) => /^\s+at /.test(line))
+    .map((line) => line.trim());
+  const code = (error as { code?: unknown }).code;
+  return { type: error.name, ...(typeof code === 'string' ? { code } : {}), frames };
 }

@@ -7,7 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inject } from 'light-my-request';
 import { http, type HttpHandler } from 'msw';
-import { configFromOptions, type ConfigOptions } from './config';
+import { configFromOptions, type Config, type ConfigOptions } from './process/config';
+import { createLogger } from './process/logger';
 import { mockFromConfig, type Mock } from './mock';
 
 export interface HandlerOptions extends ConfigOptions {
@@ -56,13 +57,13 @@ function dispatchTo(app: Mock['app']) {
 
 // Mocks by their settings: the handlers a test adds for one state (`prefer`) reuse the app the suite's
 // handlers built with the same options, instead of building the data, indexes and validator again.
-const mocks = new Map<string, Promise<Mock>>();
+const mocks = new Map<string, Promise<Mock<Config>>>();
 
-function mockFor(config: Mock['config']): Promise<Mock> {
+function mockFor(config: Readonly<Config>): Promise<Mock<Config>> {
   const key = JSON.stringify(config);
   let mock = mocks.get(key);
   if (!mock) {
-    mock = mockFromConfig(config);
+    mock = mockFromConfig(config, createLogger(config.logLevel, undefined, config.logFormat));
     mocks.set(key, mock);
     // A bad data file is not remembered: the next call tries again.
     mock.catch(() => mocks.delete(key));
@@ -85,7 +86,7 @@ export function createHandlers(options: Readonly<HandlerOptions>): HttpHandler[]
   const prefix = base.pathname.replace(/\/+$/, '');
   const linksKeepPrefix = prefix !== '' && mockOptions.publicUrl === undefined ? { publicUrl: base.origin + prefix } : {};
   const config = configFromOptions({ logLevel: 'silent', ...linksKeepPrefix, ...mockOptions });
-  const ready: Promise<Mock> = mockFor(config);
+  const ready: Promise<Mock<Config>> = mockFor(config);
   // A bad data file rejects here; it is reported at the first request, not as an unhandled rejection.
   ready.catch(() => undefined);
 

@@ -302,6 +302,83 @@ export function walkChecks(check: Define, contract: SpecContract): void {
     ['check.filter-complete', 'check.filter-folding'],
   );
 
+  /** Letters outside the folding table and the ASCII letter a transliteration would make of them: they must not match it. */
+  const LOOKALIKES: Record<string, string> = { ŋ: 'n', ħ: 'h', ə: 'e', ŧ: 't', ɲ: 'n', ʒ: 'z', ɛ: 'e', ɔ: 'o' };
+  const TABLE_LETTERS = /[øæßłđœðþı]/i;
+  const cut = (text: string, from: 'start' | 'end', count = 4) => {
+    const chars = [...termStretch(text)];
+    return (from === 'start' ? chars.slice(0, count) : chars.slice(-count)).join('').trim();
+  };
+
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter=<terms only in fields that are not searched, spanning two fields, with a letter outside the folding table transliterated, or folded by its table> → exactly the clients that match in FullName, PersonalId, Email or Phone, each on its own',
+    async (context) => {
+      const walk = await context.fullWalk(extended);
+      const clients = walkedClients(walk);
+      if (clients.length === 0) context.skip('the deployment lists no clients: no fields to cut terms from');
+      // A term no walked client matches: the answer must be empty (when the walk saw every client), and each row the judge holds to the rule anyway.
+      const nowhere = (term: string) => term.length >= 3 && !clients.some((client) => matchesFilter(client, term));
+      const empty: { term: string; why: string }[] = [];
+      const picks = spread(clients, 25);
+      for (const [field, value] of [
+        ['City', (c: ClientExtended) => c.ContactInfo.Address.City],
+        ['Street', (c: ClientExtended) => c.ContactInfo.Address.Street],
+        ['LocationName', (c: ClientExtended) => c.LocationName ?? ''],
+        ['StaffName', (c: ClientExtended) => c.StaffName ?? ''],
+      ] as const) {
+        const term = picks.map((c) => termStretch(value(c))).find(nowhere);
+        if (term !== undefined) empty.push({ term, why: `only in ${field}, which is not searched` });
+      }
+      const first = clients[0]!;
+      for (const [a, b, pair] of [
+        [first.FullName, first.PersonalId, 'FullName and PersonalId'],
+        [first.PersonalId, first.Email, 'PersonalId and Email'],
+        [first.Email, first.Phone, 'Email and Phone'],
+      ] as const)
+        for (const joint of [' ', '']) {
+          const term = `${cut(a, 'end')}${joint}${cut(b, 'start')}`;
+          if (nowhere(term)) empty.push({ term, why: `spanning ${pair} (each field is searched on its own)` });
+        }
+      const outside = clients.find((c) => [...fold(c.FullName)].some((letter) => letter in LOOKALIKES));
+      if (outside) {
+        const term = [...fold(termStretch(outside.FullName))].map((letter) => LOOKALIKES[letter] ?? letter).join('');
+        if (nowhere(term)) empty.push({ term, why: 'a letter outside the folding table transliterated (it matches only itself)' });
+      }
+
+      for (const { term, why } of empty) {
+        const query = { filter: term, pageSize: String(context.maxPageSize) };
+        const exchange = await context.get(extended + queryString(query));
+        context.expectList(exchange, query);
+        if (walk.complete)
+          context.expect(
+            totalCount(exchange) === 0,
+            exchange,
+            `filter=${JSON.stringify(term)} (${why}) found ${totalCount(exchange)} clients; none matches it`,
+            'check.filter-fields',
+          );
+      }
+      const tabled = clients.find((c) => TABLE_LETTERS.test(c.FullName));
+      if (tabled) {
+        // The whole name with its space: e-mail addresses are often the folded name, but hold no space, so only the name can match.
+        const word = termStretch(tabled.FullName);
+        const term = upperCaseSameLength(fold(word));
+        const found = await context.walk<ClientExtended>(extended, { filter: term });
+        const probe = await context.get(extended + queryString({ filter: term, pageSize: String(context.maxPageSize) }));
+        if (found.complete)
+          context.expect(
+            found.items.some((c) => c.IdClient === tabled.IdClient),
+            probe,
+            `filter=${JSON.stringify(term)} (${word} folded by the letter table) misses ${tabled.FullName}`,
+            'check.filter-folding',
+          );
+      }
+      if (empty.length === 0 && !tabled)
+        context.skip('no term could be cut that no listed client matches, and no listed name has a letter of the folding table');
+    },
+    ['check.filter-fields', 'check.filter-folding', 'filter.text'],
+  );
+
   for (const operation of ['getClientsSimple', 'getClientsExtended'] as const) {
     const path = PATHS[operation];
     const short = path.replace('/api/v1', '');

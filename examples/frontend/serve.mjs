@@ -1,6 +1,7 @@
 /* global URL, process, console -- a Node script; the lint config gives plain .mjs files no environment */
 // The example's dev server: bundles src/main.ts with esbuild (as Vite would)
-// and serves the page on 127.0.0.1:PORT. API_URL is the mock it talks to.
+// and serves the page on 127.0.0.1:PORT (0: a free port, printed in the
+// start-up line). API_URL is the mock it talks to.
 // Usage: PORT=5173 API_URL=http://127.0.0.1:4000 node examples/frontend/serve.mjs
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -28,11 +29,12 @@ const files = {
   '/style.css': { type: 'text/css; charset=utf-8', body: await readFile(`${here}style.css`) },
 };
 
-createServer((req, res) => {
+const server = createServer((req, res) => {
   const file = files[new URL(req.url ?? '/', 'http://localhost').pathname];
   if (!file) {
     res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
     return;
   }
   res.writeHead(200, { 'Content-Type': file.type, 'Cache-Control': 'no-store' }).end(file.body);
-}).listen(port, '127.0.0.1', () => console.log(`example frontend on http://127.0.0.1:${port}/ (API ${apiUrl})`));
+});
+server.listen(port, '127.0.0.1', () => console.log(`example frontend on http://127.0.0.1:${server.address().port}/ (API ${apiUrl})`));

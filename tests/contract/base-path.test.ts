@@ -5,7 +5,7 @@ import http from 'node:http';
 import { runSuite } from '../../contract-suite/cli';
 import { operationPathname, pathBelowBase } from '../../contract-suite/http';
 import { startSecondImplementation, type SecondImplementation } from './second-implementation';
-import { listenOnLoopback } from '../support/loopback';
+import { listenOnLoopback } from '../../tools/loopback';
 
 const PREFIX = '/records';
 

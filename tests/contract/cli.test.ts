@@ -1,6 +1,6 @@
-// The contract runner as a CI user meets it: the built CLI (dist/contract-suite/cli.js)
-// in a child process, as `client-records-mock contract` runs it (npm test builds
-// first). Each exit code is shown with the line that caused it: 0 every check
+// The contract runner as a CI user meets it: the built CLI (dist/contract-suite/cli.js,
+// and the package's bin dist/cli/main.js where our mock is the target) in a child
+// process, as `client-records-mock contract` runs it (npm test builds first). Each exit code is shown with the line that caused it: 0 every check
 // that could run passed; 1 the deployment broke the contract (a mutant of our
 // server: one renamed field of Detail, a broken Ping seen by the first probes);
 // 2 bad usage or an unreachable target; 3 the suite itself failed (a check that
@@ -14,15 +14,19 @@ import YAML from 'yaml';
 import addFormats from 'ajv-formats';
 import { COVERAGE_REPORT_SCHEMA, type CoverageReport } from '../../contract/coverage-report';
 import { runContractCli, USAGE } from '../../contract-suite/cli';
-import { MUTANTS, startMutantProxy, type RunningProxy } from './mutants';
+import { MUTANTS, startMutantProxy, type RunningProxy } from '../../tools/mutants';
+import { freePort } from '../../tools/processes';
 import { API_KEY, ROOT, startTestServer, type TestServer } from '../support/servers';
 
 const CLI = path.join(ROOT, 'dist/contract-suite/cli.js');
 
+/** The package's bin: `client-records-mock contract` without --base-url checks our mock, started in-process. */
+const BIN = path.join(ROOT, 'dist/cli/main.js');
+
 /** Runs the CLI without blocking this process: the in-process server under test must keep answering. */
-function runCli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function runCli(args: string[], program: string[] = [CLI]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: os.tmpdir() }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...program, ...args], { encoding: 'utf8', timeout: 120_000, cwd: os.tmpdir() }, (error, stdout, stderr) => {
       resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
     });
   });
@@ -44,11 +48,6 @@ afterAll(async () => {
 describe('client-records-mock contract: exit 2, bad usage or an unreachable target (one line on stderr)', () => {
   test.each([
     ['a base URL without a scheme', ['--base-url', '127.0.0.1:4000'], /^contract: --base-url "127\.0\.0\.1:4000" is not a URL/],
-    [
-      'a base URL where nothing listens',
-      ['--base-url', 'http://127.0.0.1:59999'],
-      /^contract: connection refused to http:\/\/127\.0\.0\.1:59999/,
-    ],
     ['--runs 0', ['--runs', '0'], /^contract: --runs must be a whole number >= 1/],
     ['an unknown option', ['--bogus'], /^contract: Unknown option '--bogus'/],
     [
@@ -67,6 +66,17 @@ describe('client-records-mock contract: exit 2, bad usage or an unreachable targ
     expect(status).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(line);
+  });
+
+  test('a base URL where nothing listens → one line on stderr, exit code 2', async () => {
+    // A port the system gave out and took back a moment ago: no fixed port that something else may hold.
+    const port = await freePort();
+
+    const { status, stderr } = await runCli(['--base-url', `http://127.0.0.1:${port}`]);
+
+    expect(status).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr.startsWith(`contract: connection refused to http://127.0.0.1:${port}`)).toBe(true);
   });
 
   test('a key the deployment rejects → "key rejected by …", exit code 2', async () => {
@@ -159,6 +169,29 @@ describe('client-records-mock contract: exit 1, the deployment broke the contrac
     expect(lastLine(stdout)).toMatch(/^FAIL: .*; 1 distinct cause of failure$/);
   }, 120_000);
 
+  test('lists that break an in-record rule everywhere (a wrong Luhn digit) → exit 1: the discovery behind the property run fails as a violation, not as a suite error', async () => {
+    proxy = await startMutantProxy(
+      server.baseUrl,
+      MUTANTS.find((m) => m.name.startsWith('PersonalId with a wrong Luhn check digit')),
+    );
+
+    const { status, stdout, stderr } = await runCli([
+      '--base-url',
+      proxy.baseUrl,
+      '--api-key',
+      API_KEY,
+      '--runs',
+      '5',
+      '--origin',
+      'https://a.example',
+    ]);
+
+    expect(stderr).toBe('');
+    expect(status).toBe(1);
+    expect(stdout).toContain('the property run could not start');
+    expect(stdout).toMatch(/record\.luhn/);
+  }, 120_000);
+
   test('a broken Ping, which the first probes see → exit 1 (a contract violation), never 2', async () => {
     proxy = await startMutantProxy(
       server.baseUrl,
@@ -198,7 +231,7 @@ describe('client-records-mock contract --spec FILE: the run judges against that 
   test('our mock serving the same document passes; its new sentence is listed as unknown to the sentence table', async () => {
     const spec = editedSpec();
 
-    const { status, stdout } = await runCli(['--spec', spec, '--runs', '20', '--origin', 'https://a.example']);
+    const { status, stdout } = await runCli(['--spec', spec, '--runs', '20', '--origin', 'https://a.example'], [BIN, 'contract']);
 
     expect(status).toBe(0);
     expect(stdout).toContain(`judged against ${spec}`);

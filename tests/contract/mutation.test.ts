@@ -3,7 +3,7 @@
 // suite runs) must fail against every mutant, and pass against the unchanged
 // proxy. Prints each mutant, the checks that caught it, and the kill ratio.
 import { runChecks } from '../../contract-suite/checks';
-import { MUTANTS, startMutantProxy, type Mutant } from './mutants';
+import { MUTANTS, startMutantProxy, type Mutant } from '../../tools/mutants';
 import { API_KEY, startTestServer, type TestServer } from '../support/servers';
 
 let server: TestServer;

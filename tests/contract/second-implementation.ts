@@ -32,7 +32,7 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 import type { ClientDetail, ClientExtended, ErrorCode, PersonalInfo } from '../../contract/wire-types';
-import { listenOnLoopback } from '../support/loopback';
+import { listenOnLoopback } from '../../tools/loopback';
 
 export const SECOND_API_KEY = 'Second-Impl-Key-7';
 const CLIENT_COUNT = 317;

@@ -3,7 +3,7 @@
 // equal to a real server's started with the same settings.
 import { setupServer } from 'msw/node';
 import { createHandlers } from '../../server/msw';
-import { startServer, type RunningMock } from '../../server/mock';
+import { startServer, type RunningMock } from '../../server/index';
 import { testStore, API_KEY } from '../support/servers';
 
 const MSW_BASE = 'http://api.msw.test';

@@ -18,6 +18,7 @@ describe('docs/frontend.md recipes', () => {
         'examples/frontend/src/api.ts',
         'examples/frontend/tests/api.test.ts',
         'examples/frontend/playwright.config.ts',
+        'examples/frontend/global-setup.ts',
         'examples/frontend/e2e/clients.spec.ts',
       ]),
     );

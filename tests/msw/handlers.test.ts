@@ -1,7 +1,7 @@
 // createHandlers' own options: settings checked at once, a base URL with a path
 // prefix, and the `prefer` default header that forces a state per test.
 import { setupServer } from 'msw/node';
-import { ConfigError } from '../../server/config';
+import { ConfigError } from '../../server/process/config';
 import { createHandlers } from '../../server/msw';
 import { API_KEY } from '../support/servers';
 

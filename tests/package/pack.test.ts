@@ -1,8 +1,9 @@
 // The package as a user gets it: `npm pack` of this tree, installed into an
-// empty project, then used the three ways docs/ci.md and the README show:
-// `npx client-records-mock`, its --version, and startServer from a strict
-// TypeScript file. One pack and one install (about 15 s; the dependencies come
-// from the registry or npm's cache).
+// empty project, then used through every public entry point: the bin
+// (`npx client-records-mock`: --help, --version, serve on port 0, contract
+// --help, seed), `require` and `import` of '.', './msw' and './types', and
+// startServer from a strict TypeScript file. One pack and one install (about
+// 15 s; the dependencies come from the registry or npm's cache).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,20 +32,28 @@ beforeAll(async () => {
   const project = path.join(scratch, 'project');
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true }));
-  await run(NPM, ['install', '--prefer-offline', path.join(scratch, packed!.filename), '@types/node@20'], { cwd: project, env: ENV });
+  // msw: the optional peer that './msw' needs, at the version this repository tests with.
+  const { devDependencies } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  };
+  await run(NPM, ['install', '--prefer-offline', path.join(scratch, packed!.filename), '@types/node@20', `msw@${devDependencies.msw}`], {
+    cwd: project,
+    env: ENV,
+  });
 }, 180_000);
 
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 const project = () => path.join(scratch, 'project');
+/** The bin as npm links it into the project (node_modules/.bin → the package's `bin`). */
+const bin = () => path.join(project(), 'node_modules', '.bin', 'client-records-mock');
+const runBin = (args: string[]) => run(process.execPath, [bin(), ...args], { cwd: project(), env: ENV });
 
 describe('the tarball', () => {
-  test('holds what runs (dist, openapi.yaml, README, LICENSE), and no tests, bench, scripts, CI or data files', () => {
-    expect(files).toEqual(
-      expect.arrayContaining(['dist/server/main.js', 'dist/server/index.d.ts', 'openapi.yaml', 'README.md', 'LICENSE']),
-    );
+  test('holds what runs (dist, openapi.yaml, README, LICENSE), and no tests, bench, scripts, tools, CI or data files', () => {
+    expect(files).toEqual(expect.arrayContaining(['dist/cli/main.js', 'dist/server/index.d.ts', 'openapi.yaml', 'README.md', 'LICENSE']));
     const stray = files.filter((file) =>
-      /^(tests|bench|scripts|\.ci|deploy|dist\/(tests|bench|scripts))\/|\.tsbuildinfo$|clients.*\.json$/.test(file),
+      /^(tests|bench|scripts|tools|\.ci|deploy|dist\/(tests|bench|scripts|tools))\/|\.tsbuildinfo$|clients.*\.json$/.test(file),
     );
     expect(stray).toEqual([]);
   });
@@ -58,9 +67,28 @@ describe('installed in an empty project', () => {
     expect(stdout.trim()).toBe(version);
   }, 60_000);
 
-  test('client-records-mock --port 0 → answers Ping', async () => {
-    const bin = path.join(project(), 'node_modules', 'client-records-mock', 'dist', 'server', 'main.js');
-    const server = await spawnServerAt(bin);
+  test('client-records-mock --help → the usage of serve, contract and seed', async () => {
+    const { stdout } = await runBin(['--help']);
+
+    expect(stdout).toMatch(/^Usage: client-records-mock \[serve\] \[options\]/);
+    expect(stdout).toMatch(/client-records-mock contract \[options\]/);
+    expect(stdout).toMatch(/client-records-mock seed \[options\]/);
+  }, 60_000);
+
+  test("client-records-mock contract --help → the contract suite's usage, exit 0", async () => {
+    const { stdout } = await runBin(['contract', '--help']);
+
+    expect(stdout).toMatch(/^Usage: client-records-mock contract \[--base-url URL\]/);
+  }, 60_000);
+
+  test('client-records-mock seed --clients 2 --out - → a data file of two clients on standard output', async () => {
+    const { stdout } = await runBin(['seed', '--clients', '2', '--seed', '3', '--out', '-']);
+
+    expect(JSON.parse(stdout)).toHaveLength(2);
+  }, 60_000);
+
+  test('client-records-mock serve --port 0 → answers Ping', async () => {
+    const server = await spawnServerAt(bin(), ['serve']);
     try {
       const response = await fetch(`${server.baseUrl}/api/v1/Diagnostics/Ping`);
 
@@ -69,6 +97,38 @@ describe('installed in an empty project', () => {
     } finally {
       await server.stop();
     }
+  }, 60_000);
+
+  test("require and import of '.', './msw' and './types' → the public functions, from CommonJS and from an ES module", async () => {
+    const expected = {
+      startServer: 'function',
+      createMock: 'function',
+      ConfigError: 'function',
+      createHandlers: 'function',
+      types: 'object',
+    };
+    const cjs = [
+      "const api = require('client-records-mock');",
+      "const { createHandlers } = require('client-records-mock/msw');",
+      "const types = require('client-records-mock/types');",
+      'console.log(JSON.stringify({ startServer: typeof api.startServer, createMock: typeof api.createMock, ConfigError: typeof api.ConfigError, createHandlers: typeof createHandlers, types: typeof types }));',
+    ].join('\n');
+    fs.writeFileSync(
+      path.join(project(), 'use.mjs'),
+      [
+        "import { startServer, createMock, ConfigError } from 'client-records-mock';",
+        "import { createHandlers } from 'client-records-mock/msw';",
+        "import * as types from 'client-records-mock/types';",
+        'console.log(JSON.stringify({ startServer: typeof startServer, createMock: typeof createMock, ConfigError: typeof ConfigError, createHandlers: typeof createHandlers, types: typeof types }));',
+        '',
+      ].join('\n'),
+    );
+
+    const fromCjs = await run(process.execPath, ['-e', cjs], { cwd: project() });
+    const fromEsm = await run(process.execPath, ['use.mjs'], { cwd: project() });
+
+    expect(JSON.parse(fromCjs.stdout)).toEqual(expected);
+    expect(JSON.parse(fromEsm.stdout)).toEqual(expected);
   }, 60_000);
 
   test('startServer from a strict TypeScript file → type-checks against the package and its generated types', async () => {

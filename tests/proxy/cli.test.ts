@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describeProxySettings } from '../../proxy/settings';
 import { proxySpec } from '../../proxy/journal-http';
-import { MUTANTS, startMutantProxy, type RunningProxy as Harness } from '../contract/mutants';
+import { MUTANTS, startMutantProxy, type RunningProxy as Harness } from '../../tools/mutants';
 import { API_KEY, MAIN_JS, startTestServer, type TestServer } from '../support/servers';
 
 function runCli(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startProxy, type RunningProxy } from '../../proxy/proxy';
 import { spawnServer, type SpawnedServer } from '../support/servers';
 import { scriptedUpstream } from './upstreams';
-import type { Listening } from '../support/loopback';
+import type { Listening } from '../../tools/loopback';
 
 const UNKNOWN_ID = 'c0ffee00-dead-4bad-8bad-0123456789ab';
 const KEY = { 'X-Api-Key': 'dev-key', 'X-Request-Id': 'fallback-test-1' };

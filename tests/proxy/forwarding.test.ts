@@ -9,7 +9,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { startProxy, type RunningProxy } from '../../proxy/proxy';
-import { listenOnLoopback, type Listening } from '../support/loopback';
+import { listenOnLoopback, type Listening } from '../../tools/loopback';
 
 interface Seen {
   method: string;

@@ -13,8 +13,8 @@ import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { startProxy, type RunningProxy } from '../../proxy/proxy';
 import { launchChromium, newPage, watchProblems } from '../browser/chromium';
-import { MUTANTS, startMutantProxy } from '../contract/mutants';
-import { listenOnLoopback, type Listening } from '../support/loopback';
+import { MUTANTS, startMutantProxy } from '../../tools/mutants';
+import { listenOnLoopback, type Listening } from '../../tools/loopback';
 import { API_KEY, startTestServer, type TestServer } from '../support/servers';
 
 const EXAMPLE = path.resolve(__dirname, '../../examples/frontend');

@@ -7,7 +7,7 @@
 // with the reason, so a new mutant cannot go unaccounted for.
 import { runChecks } from '../../contract-suite/checks';
 import { startProxy } from '../../proxy/proxy';
-import { MUTANTS, startMutantProxy, type Mutant } from '../contract/mutants';
+import { MUTANTS, startMutantProxy, type Mutant } from '../../tools/mutants';
 import { API_KEY, startTestServer, type TestServer } from '../support/servers';
 
 /** The rule each fault breaks, as the proxy names it. */

@@ -4,7 +4,7 @@
 // or resets in the middle of its body, and one that answers what it is told.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net from 'node:net';
-import { listenOnLoopback, type Listening } from '../support/loopback';
+import { listenOnLoopback, type Listening } from '../../tools/loopback';
 
 /** A port that was just free and where nothing listens now. */
 export async function refusingUrl(): Promise<string> {

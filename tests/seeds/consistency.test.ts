@@ -3,7 +3,7 @@ import { generateClients, ClientGenerator } from '../../seeds/client';
 import { isValidPersonalId, luhnCheckDigit, REFERENCE_DATE_UTC } from '../../seeds/personal-id';
 import { emailToken } from '../../seeds/text';
 import { INSURER_COUNT, LOCATION_COUNT, STAFF_COUNT } from '../../seeds/pools';
-import { toExtended, toSimple } from '../../server/projections';
+import { toExtended, toSimple } from '../../server/engine/projections';
 
 const clients = generateClients(1, 20_000);
 const share = (predicate: (c: (typeof clients)[number]) => boolean) => clients.filter(predicate).length / clients.length;

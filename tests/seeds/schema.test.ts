@@ -1,7 +1,7 @@
 // Every generated record validates against the schemas compiled from openapi.yaml.
 import { generateClients } from '../../seeds/client';
 import { describeSchemaError, SpecSchemas } from '../../contract/spec';
-import { toExtended, toSimple } from '../../server/projections';
+import { toExtended, toSimple } from '../../server/engine/projections';
 
 const schemas = new SpecSchemas();
 const clients = generateClients(11, 5000);

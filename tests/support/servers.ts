@@ -4,17 +4,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { loadConfig, type Config } from '../../server/config';
-import { createApp, type App } from '../../server/app';
-import { createLogger } from '../../server/logger';
-import { startHttpServer, type RunningServer } from '../../server/http-server';
-import { ClientStore } from '../../server/store';
+import { loadConfig, type Config } from '../../server/process/config';
+import { createApp, type App } from '../../server/pipeline/app';
+import { createLogger } from '../../server/process/logger';
+import { startHttpServer, type RunningServer } from '../../server/listener/http-server';
+import { ClientStore } from '../../server/engine/store';
+import { specOf } from '../../server/mock';
 import { generateClients } from '../../seeds/client';
 import type { ClientDetail } from '../../contract/wire-types';
 
 export const API_KEY = 'dev-key';
 export const ROOT = path.resolve(__dirname, '../..');
-export const MAIN_JS = path.join(ROOT, 'dist/server/main.js');
+export const MAIN_JS = path.join(ROOT, 'dist/cli/main.js');
 
 /** The default configuration, quiet, with overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
@@ -66,7 +67,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, data?: re
   const logs = new LogCapture();
   const logger = createLogger(config.logLevel, logs);
   const store = data ? new ClientStore(data) : testStore(config.seed, config.clients);
-  const app = createApp(config, store, logger);
+  const app = createApp(config, store, logger, specOf(config));
   const running = await startHttpServer(app, 0, '127.0.0.1', logger, { maxConnections: config.maxConnections });
   return {
     baseUrl: `http://127.0.0.1:${running.port}`,
@@ -90,18 +91,22 @@ export interface SpawnedServer {
 }
 
 /** Runs the built CLI (npm test builds it first) and waits for its start-up line. */
-export function spawnServer(args: string[] = [], env: Record<string, string> = {}, timeoutMs = 20_000): Promise<SpawnedServer> {
+export function spawnServer(args: string[] = [], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<SpawnedServer> {
   return spawnServerAt(MAIN_JS, args, env, timeoutMs);
 }
 
-/** Runs the CLI at `script` (the repo's build, or an installed package's bin) on port 0 and waits for its start-up line. */
+/**
+ * Runs the CLI at `script` (the repo's build, or an installed package's bin) on port 0 and waits for its start-up
+ * line. A command (`serve`) in `args` stays first, where the bin reads it.
+ */
 export function spawnServerAt(
   script: string,
   args: string[] = [],
   env: Record<string, string> = {},
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
 ): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, [script, '--port', '0', ...args], {
+  const command = args[0] !== undefined && !args[0].startsWith('-') ? args.slice(0, 1) : [];
+  const child = spawn(process.execPath, [script, ...command, '--port', '0', ...args.slice(command.length)], {
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

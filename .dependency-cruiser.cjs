@@ -1,0 +1,170 @@
+// The rules of direction (ARCHITECTURE.md, "Rules of direction"), checked by
+// dependency-cruiser in `npm run check` (`npm run lint:deps`): no import
+// cycles, and no import that runs back up the house. Type-only imports count
+// too (they couple the files as much as any other), except where a rule says
+// so. `npm run graph` prints the figures (layers, cycles, imports against the
+// direction). A new room gets its line here when it is made.
+/** @type {import('dependency-cruiser').IConfiguration} */
+
+/** Our folders, as the first segment of a path relative to the repository. */
+const OURS = '^(cli|server|contract|contract-suite|seeds|generated|proxy|mcp|spec-diff|tools|scripts|bench|tests|examples)/';
+/** What the HTTP stack is: Node's own modules and the packages that speak HTTP. */
+const HTTP_CORE = '^(node:)?(http|https|http2|net|tls)$';
+const HTTP_PACKAGES = 'node_modules/(express|express-openapi-validator|cors|helmet|light-my-request|msw|undici)/';
+/** The server's public faces at its root, above every room. */
+const FACES = '^server/(index|msw)[.]ts$';
+const MOCK = '^server/mock[.]ts$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'An import cycle: the files cannot be read, tested or loaded one without the other. Break it by moving what both need below both.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'server-imports-no-product-above-it',
+      severity: 'error',
+      comment:
+        'server/ is imported by the CLI, the contract suite runner, the proxy and the MCP server, never the other way round; tests, benchmarks and scripts are not part of it.',
+      from: { path: '^server/' },
+      to: { path: '^(contract-suite|proxy|mcp|spec-diff|cli|tests|bench|scripts|tools|examples)/' },
+    },
+    {
+      name: 'contract-suite-imports-no-server',
+      severity: 'error',
+      comment: 'The contract suite checks any deployment; our own mock is started for it by cli/, which passes it a target.',
+      from: { path: '^contract-suite/' },
+      to: { path: '^(server|cli|proxy|mcp|spec-diff|tests|bench|scripts)/' },
+    },
+    {
+      name: 'proxy-uses-the-server-faces',
+      severity: 'error',
+      comment:
+        'proxy/ may use the contract suite, contract/ and the server through its public faces (index.ts, msw.ts, mock.ts, errors.ts), not its rooms.',
+      from: { path: '^proxy/' },
+      to: { path: '^server/[^/]+/' },
+    },
+    {
+      name: 'contract-imports-only-generated',
+      severity: 'error',
+      comment: 'contract/ is the spec at run time, shared by everything: it stands on generated/ only.',
+      from: { path: '^contract/' },
+      to: { path: OURS, pathNot: '^(contract|generated)/' },
+    },
+    {
+      name: 'seeds-import-only-contract',
+      severity: 'error',
+      comment: 'seeds/ generates data from the contract; nothing of the server, suite or tools.',
+      from: { path: '^seeds/' },
+      to: { path: OURS, pathNot: '^(seeds|contract|generated)/' },
+    },
+    {
+      name: 'nothing-imports-cli',
+      severity: 'error',
+      comment: 'cli/main.ts is the bin: the one place that knows every command. Nothing imports it.',
+      from: { pathNot: '^cli/' },
+      to: { path: '^cli/' },
+    },
+    {
+      name: 'errors-import-nothing-at-run-time',
+      severity: 'error',
+      comment: 'server/errors.ts is the catalogue (a leaf, as Fastify keeps errors.js): it imports nothing at run time.',
+      from: { path: '^server/errors[.]ts$' },
+      to: { dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'errors-types-only-from-contract',
+      severity: 'error',
+      comment: 'server/errors.ts may name the wire types of contract/ (type-only), nothing else.',
+      from: { path: '^server/errors[.]ts$' },
+      to: { pathNot: '^(contract|generated)/' },
+    },
+    {
+      name: 'engine-knows-no-http',
+      severity: 'error',
+      comment: 'The data engine answers page(query) and positionOf(id): no HTTP module, no request, no response.',
+      from: { path: '^server/engine/' },
+      to: { path: [HTTP_CORE, HTTP_PACKAGES, '^server/(pipeline|listener|process|control)/', FACES, MOCK] },
+    },
+    {
+      name: 'pipeline-not-above-itself',
+      severity: 'error',
+      comment:
+        'process → listener → pipeline → engine: the pipeline is given what it needs (settings, spec, store, logger); it does not reach up.',
+      from: { path: '^server/pipeline/' },
+      to: { path: ['^server/(listener|process)/', FACES, MOCK] },
+    },
+    {
+      name: 'pipeline-uses-control-through-an-interface',
+      severity: 'error',
+      comment:
+        'server/control sits beside the pipeline: the pipeline calls it through an interface it is given (type-only), never by a run-time import.',
+      from: { path: '^server/pipeline/' },
+      to: { path: '^server/control/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'control-beside-pipeline',
+      severity: 'error',
+      comment:
+        'server/control may implement an interface of the pipeline (type-only), and may not reach up to the listener or the process.',
+      from: { path: '^server/control/' },
+      to: { path: ['^server/(listener|process)/', FACES, MOCK] },
+    },
+    {
+      name: 'control-no-run-time-pipeline',
+      severity: 'error',
+      comment: 'server/control sits beside the pipeline, not below it: type-only imports of the pipeline at most.',
+      from: { path: '^server/control/' },
+      to: { path: '^server/pipeline/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'listener-not-above-itself',
+      severity: 'error',
+      comment: 'The socket layer serves whatever app it is given; the process above it starts it.',
+      from: { path: '^server/listener/' },
+      to: { path: ['^server/process/', FACES, MOCK] },
+    },
+    {
+      name: 'mock-below-the-process',
+      severity: 'error',
+      comment: 'server/mock.ts (spec → data → app) is used by the faces and by process/serve; it takes its settings as values.',
+      from: { path: MOCK },
+      to: { path: ['^server/process/', FACES] },
+    },
+    {
+      name: 'process-below-the-faces',
+      severity: 'error',
+      comment: 'The process (settings, logger, serve, watch) is used by the public faces, never the other way round.',
+      from: { path: '^server/process/' },
+      to: { path: FACES },
+    },
+    {
+      name: 'shipped-code-imports-no-tools',
+      severity: 'error',
+      comment: 'tools/ is compiled but not packed (package.json files): what the package ships and runs must not need it.',
+      from: { path: '^(cli|server|contract|contract-suite|seeds|generated|proxy|mcp|spec-diff)/' },
+      to: { path: '^tools/' },
+    },
+    {
+      name: 'build-depends-on-no-tests-or-bench',
+      severity: 'error',
+      comment: 'What tsconfig.build.json compiles (and npm pack ships) never needs tests/ or bench/: tool helpers live in tools/.',
+      from: { path: '^(cli|server|contract|contract-suite|seeds|generated|proxy|mcp|spec-diff|tools|scripts)/' },
+      to: { path: '^(tests|bench|examples)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // `depcruise .` cruises every folder of ours, today's and the rooms to come; not what is built, installed or at the root.
+    exclude: { path: ['^(dist|node_modules|coverage|bench-results|test-artifacts|[.][^/]+)/', '^[^/]+[.][cm]?[jt]s$'] },
+    // Type-only imports are dependencies too (a cycle of types is still a cycle).
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    moduleSystems: ['cjs', 'es6'],
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,130 @@
+// express-openapi-validator, driven by the served spec: requests are checked
+// before any handler runs, responses before any byte is sent. Two steps of
+// the API path (app.ts): what the raw query says that a parsed one hides
+// (checkRawQuery), then the validator's own middleware, run as one step.
+import path from 'node:path';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { RequestHandler } from 'express';
+import type { OpenApiDocument } from '../../contract/spec';
+import { ApiError, quoted } from '../errors';
+import type { ApiStep } from './request';
+
+interface PathToRegexpModule {
+  pathToRegexp: (route: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
+}
+
+/**
+ * express-openapi-validator 5.6 compiles every route's pattern again with
+ * path-to-regexp on every request (lookupRoute in openapi.metadata.js walks
+ * the routes and calls pathToRegexp for each until one matches): about 4% of
+ * the CPU of an uncached request. The compile is a pure function of the route
+ * and the two options the validator passes, and the regexps carry no `g`/`y`
+ * state, so the export the validator calls through is memoized. Any other
+ * caller or option passes straight through.
+ */
+function memoizeValidatorPathCompile(): void {
+  const validatorDir = path.dirname(require.resolve('express-openapi-validator/package.json'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the copy the validator resolves, by path, is the one to memoize.
+  const module = require(require.resolve('path-to-regexp', { paths: [validatorDir] })) as PathToRegexpModule;
+  const compile = module.pathToRegexp;
+  if ((compile as { memoized?: boolean }).memoized) return;
+  const compiled = new Map<string, ReturnType<PathToRegexpModule['pathToRegexp']>>();
+  const memoized = (route: string, options: Record<string, unknown> = {}) => {
+    const names = Object.keys(options);
+    if (typeof route !== 'string' || names.some((name) => name !== 'sensitive' && name !== 'strict')) return compile(route, options);
+    const key = `${options.sensitive ? 1 : 0}${options.strict ? 1 : 0}${route}`;
+    let result = compiled.get(key);
+    if (!result) {
+      result = compile(route, options);
+      // Routes come from the spec, so the map stays as small as the spec; the bound only guards against misuse.
+      if (compiled.size < 1024) compiled.set(key, result);
+    }
+    return result;
+  };
+  module.pathToRegexp = Object.assign(memoized, { memoized: true });
+}
+
+/** The validator's Express middleware as one step: it resolves when they all called next, rejects with the first error. */
+function asStep(middlewares: readonly RequestHandler[]): ApiStep {
+  return (req, res) =>
+    new Promise<void>((resolve, reject) => {
+      let at = 0;
+      const next = (error?: unknown): void => {
+        if (error !== undefined && error !== null) return reject(error);
+        const middleware = middlewares[at++];
+        if (!middleware) return resolve();
+        try {
+          void middleware(req, res, next);
+        } catch (thrown) {
+          reject(thrown);
+        }
+      };
+      next();
+    });
+}
+
+export function openApiValidator(spec: OpenApiDocument, validateResponses: boolean): ApiStep {
+  memoizeValidatorPathCompile();
+  const middlewares = OpenApiValidator.middleware({
+    // The validator annotates the document it is given; it gets its own copy.
+    apiSpec: structuredClone(spec) as unknown as string,
+    validateRequests: { allowUnknownQueryParameters: false },
+    validateResponses: validateResponses ? { removeAdditional: false } : false,
+    // Routing (404/405) and X-Api-Key are ours: they answer before validation, with the documented messages.
+    validateSecurity: false,
+    ignoreUndocumented: true,
+    // openapi.yaml is linted in CI (npm run lint:spec); re-checking it here would only slow start-up.
+    validateApiSpec: false,
+  }) as unknown as RequestHandler[];
+  return asStep(middlewares);
+}
+
+/**
+ * The validator reads `a[b]=1` as an object and skips a `[b]` that names an
+ * Object.prototype member (its prototype-pollution guard), so `x[__proto__]=1`
+ * or `page[constructor]=1` would pass as if absent instead of as unknown.
+ */
+function dropsSilently(name: string): boolean {
+  for (const [, segment = ''] of name.matchAll(/\[([^\]]*)\]/g)) {
+    if (segment === '__proto__' || Object.prototype.hasOwnProperty.call(Object.prototype, segment)) return true;
+  }
+  return false;
+}
+
+/**
+ * What the validator cannot see once Express has parsed the URL: a parameter
+ * given twice (it would report a type error instead), percent-encoding that
+ * does not decode (the query parser keeps it as literal text), and integers
+ * written as anything but decimal digits (its type coercion reads `1e2` and
+ * `0x10` as numbers).
+ */
+export const checkRawQuery: ApiStep = (req, _res, context) => {
+  const integerParams = context.route?.operation.integerQueryParams;
+  const url = req.url ?? '';
+  const at = url.indexOf('?');
+  try {
+    decodeURIComponent(at < 0 ? url : url.slice(0, at));
+  } catch {
+    throw new ApiError('VALIDATION_ERROR', 'the path has invalid percent-encoding');
+  }
+  if (at < 0) return;
+  const seen = new Set<string>();
+  for (const pair of url.slice(at + 1).split('&')) {
+    if (pair === '') continue;
+    const rawName = pair.split('=', 1)[0]!;
+    let name: string;
+    let value: string;
+    try {
+      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      value = decodeURIComponent(pair.slice(rawName.length + 1).replace(/\+/g, ' '));
+    } catch {
+      throw new ApiError('VALIDATION_ERROR', `query parameter ${quoted(rawName)} has invalid percent-encoding`);
+    }
+    if (seen.has(name)) throw new ApiError('VALIDATION_ERROR', `query parameter ${quoted(name)} is given more than once`);
+    if (dropsSilently(name)) throw new ApiError('VALIDATION_ERROR', `unknown query parameter ${quoted(name)}`);
+    seen.add(name);
+    if (integerParams?.has(name) && value !== '' && !/^-?\d+$/.test(value)) {
+      throw new ApiError('VALIDATION_ERROR', `query parameter '${name}' must be integer`);
+    }
+  }
+};
