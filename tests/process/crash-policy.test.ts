@@ -94,7 +94,7 @@ describe('crash policy (server/process/crash-policy.ts)', () => {
     const installed = main.indexOf('exitOnCrash(logger)');
 
     expect(installed).toBeGreaterThan(0);
-    expect(installed).toBeLessThan(main.indexOf('buildServedApp(config, watch, logger)'));
+    expect(installed).toBeLessThan(main.indexOf('await buildServedApp('));
     expect(installed).toBeLessThan(main.indexOf('startHttpServer('));
   });
 });
