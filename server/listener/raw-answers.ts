@@ -26,10 +26,17 @@ const PARSER_ERRORS: Record<string, RawAnswer> = {
 };
 const MALFORMED: RawAnswer = { status: 400, code: 'VALIDATION_ERROR', message: 'The request is malformed' };
 
-/** The catalogue's bare ErrorDto answer (errors.ts) as a complete HTTP/1.1 response, for a raw socket. */
+/**
+ * The catalogue's bare ErrorDto answer (errors.ts) as a complete HTTP/1.1
+ * response, for a raw socket; with the Date header Node's own answers carry
+ * (RFC 9110 §6.6.1: an origin server with a clock sends it in every 4xx).
+ */
 export function rawErrorResponse(status: number, code: ErrorCode, message: string, extra: Readonly<Record<string, string>> = {}): string {
   const answer = bareError(status, code, message, extra);
-  const lines = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  const lines = [
+    `Date: ${new Date().toUTCString()}\r\n`,
+    ...Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`),
+  ];
   return `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\n${lines.join('')}\r\n${answer.body}`;
 }
 

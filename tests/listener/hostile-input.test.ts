@@ -305,6 +305,8 @@ function expectErrorDto(response: RawResponse, expected: HostileCase): void {
   expect(response.status).toBe(expected.status);
   expect(response.headers['content-type']).toMatch(/^application\/json/);
   expect(response.headers['x-powered-by']).toBeUndefined();
+  // RFC 9110 §6.6.1: every 4xx of an origin server with a clock carries Date, the raw-socket answers (CONNECT, parser errors) too.
+  expect(Number.isNaN(Date.parse(String(response.headers['date'])))).toBe(false);
   if (expected.status === 405) expect(response.headers['allow']).toBe('GET');
   if (isHead) {
     // RFC 9110 §9.3.2: a HEAD answer has the GET answer's headers and no content.
