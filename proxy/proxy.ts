@@ -255,6 +255,8 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
     }
     const answer = errorAnswer(status, code, message, headers);
     delete answer.headers.Connection;
+    // The proxy's own answer carries Date, as the mock's do (RFC 9110 §6.6.1); only the upstream's come back as they were.
+    res.sendDate = true;
     res.writeHead(answer.status, answer.headers).end(answer.body);
   }
 
@@ -422,7 +424,9 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (socket.writable && error.code?.startsWith('HPE_')) {
       const answer = errorAnswer(400, 'VALIDATION_ERROR', 'The request is malformed');
-      const head = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`);
+      const head = [`Date: ${new Date().toUTCString()}`, ...Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}`)].map(
+        (line) => `${line}\r\n`,
+      );
       socket.end(`HTTP/1.1 400 Bad Request\r\n${head.join('')}\r\n${answer.body}`);
     } else socket.destroy();
   });

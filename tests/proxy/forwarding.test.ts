@@ -216,3 +216,14 @@ describe('the answer, unchanged', () => {
     expect(response.headers.get('x-proxy-answered-by')).toBe('upstream');
   });
 });
+
+describe('what cannot be forwarded', () => {
+  test('a method Node’s parser refuses → 400 VALIDATION_ERROR written by the mock’s ErrorDto writer, with Date; the proxy stays up', async () => {
+    const text = await raw('BREW /api/v1/Diagnostics/Ping HTTP/1.1\r\nHost: p\r\n\r\n');
+
+    expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(text).toMatch(/\r\nDate: .* GMT\r\n/);
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({ Code: 'VALIDATION_ERROR', Message: 'The request is malformed' });
+    expect((await fetch(`${proxy.url}/__proxy/report`)).status).toBe(200);
+  });
+});

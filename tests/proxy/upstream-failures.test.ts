@@ -59,6 +59,7 @@ describe('an upstream that cannot answer, fallback off → the proxy’s ErrorDt
       expect(errorDto()(body)).toBe(true);
       expect(answer.headers.get('x-proxy-answered-by')).toBe(`proxy;cause="${cause}"`);
       expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(answer.headers.get('date')).toMatch(/ GMT$/);
       expect(answer.ms).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
       // Still alive: the journal answers, and the answer was counted.
       const report = (await (await fetch(`${proxy.url}/__proxy/report`)).json()) as { answeredBy: Record<string, number> };
