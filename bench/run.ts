@@ -9,7 +9,9 @@
 // shared machine falls on all of them alike. Then: start-up to the first 200,
 // RSS at 1,000 / 100,000 (/ 1,000,000) clients, the uncached text search over
 // the varied mix's filter URLs at 100,000 (/ 1,000,000) clients, --workers 2,
-// and Prism's dynamic mock on the lists.
+// Prism's dynamic mock on the lists, the validating proxy's cost beside
+// Prism's proxy (bench/proxy.ts; alone: npm run bench:proxy), and the in-process
+// MSW set-up beside a hand-written handler (bench/in-process.ts).
 import { inProcess, renderInProcess } from './in-process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +19,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { varyingUrls } from './traffic';
 import { renderVaried, sampleServed, variedAt, variedWorkers, type VariedResult, type WorkersResult } from './varied';
+import { proxyOverhead, renderProxyBench, type ProxyBenchOptions } from './proxy';
 import {
   API_KEY,
   freePort,
@@ -384,10 +387,19 @@ async function main(): Promise<void> {
   log(
     `  1 worker ${fmt(variedWorkerFigures.oneWorker)} req/s, 2 workers ${fmt(variedWorkerFigures.twoWorkers)} req/s: ${variedWorkerFigures.ratio.toFixed(2)}× (load generator up to ${Math.round(variedWorkerFigures.generatorCpu * 100)}% of a core)`,
   );
-  const variedMarkdown = varied.map(renderVaried).join('\n\n');
+  log("\nThe validating proxy's cost on the varied mix (direct, through ours, through Prism's proxy; 1,000 clients):");
+  const proxyOptions: ProxyBenchOptions = {
+    rounds: QUICK ? 2 : 5,
+    seconds: QUICK ? 2 : 5,
+    connections: CONNECTIONS,
+    latencyRequests: QUICK ? 200 : 600,
+    seed: 13,
+  };
+  const proxyFigures = await proxyOverhead(1_000, proxyOptions, log);
+  const variedMarkdown = [...varied.map(renderVaried), renderProxyBench(proxyFigures, proxyOptions)].join('\n\n');
   log('\n' + variedMarkdown + '\n');
   if (VARIED_ONLY) {
-    writeReport({ varied, variedMarkdown, variedWorkers: variedWorkerFigures }, began, host);
+    writeReport({ varied, variedMarkdown, variedWorkers: variedWorkerFigures, proxy: proxyFigures }, began, host);
     return;
   }
 
@@ -457,6 +469,7 @@ async function main(): Promise<void> {
       varied,
       variedMarkdown,
       variedWorkers: variedWorkerFigures,
+      proxy: proxyFigures,
       settings: { connections: CONNECTIONS, warmupSeconds: WARMUP_S, measureSeconds: MEASURE_S, clients: 1000 },
       table,
       markdown: rendered,

@@ -54,7 +54,7 @@ export interface VariedOptions {
   seed: number;
 }
 
-interface Load {
+export interface Load {
   rps: number;
   p50: number;
   p99: number;
@@ -83,7 +83,7 @@ export interface VariedResult {
 }
 
 /** Each connection takes the next URL of one shared list: no two connections replay the same sequence. */
-async function loadUrls(
+export async function loadUrls(
   port: number,
   urls: readonly string[],
   seconds: number,

@@ -48,6 +48,18 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'write a data file (seed --help)',
     run: async (argv) => (await import('../seeds/cli')).runSeedCli(argv),
   },
+  proxy: {
+    args: 'proxy --upstream URL [options]',
+    summary: 'forward to a deployment, checking every exchange against the contract (proxy --help)',
+    // The fallback mock reads the server's settings from the environment, as serve does (quiet: the proxy's lines are its output).
+    run: async (argv) =>
+      (await import('../proxy/cli')).runProxyCli(argv, process.env, {
+        mockSettingsFromEnv: async (env) => {
+          const { apiKeysGiven, ...config } = (await import('../server/process/config')).loadConfig([], env);
+          return { ...config, ...(apiKeysGiven ? {} : { apiKeys: undefined }), logLevel: 'silent' };
+        },
+      }),
+  },
   diff: {
     args: 'diff OLD NEW [--json]',
     summary: 'say whether a spec edit breaks clients, exit 1 if so (diff --help)',

@@ -56,12 +56,50 @@ async function main(): Promise<void> {
   } catch {
     failed = true;
   }
+  for (const problem of imageProblems(root)) {
+    failed = true;
+    console.error(`Dockerfile: ${problem}`);
+  }
+  if (!failed) console.log('Dockerfile: copies every folder the build compiles and every file the package ships to run');
   for (const problem of releaseProblems(path.join(root, '.github', 'workflows', 'release.yml'))) {
     failed = true;
     console.error(`.github/workflows/release.yml: ${problem}`);
   }
   if (!failed) console.log('.github/workflows/release.yml: tag trigger, CI first, npm publish --provenance, image push');
   process.exitCode = failed ? 1 : 0;
+}
+
+/**
+ * What the image misses of what the package is, derived rather than listed, since no container
+ * engine here builds it: stage 1 must COPY every folder tsconfig.build.json compiles (else tsc
+ * fails inside docker build), and the final stage every dist/ folder and every spec document the
+ * package's `files` ships (else a command fails inside the container). A new room or document is
+ * caught the day it is added to the build or the package.
+ */
+function imageProblems(root: string): string[] {
+  const dockerfile = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const copies = (stage: string) =>
+    new Set(
+      [...stage.matchAll(/^COPY (?:--from=\S+ )?(.+)$/gm)].flatMap((match) => {
+        const parts = match[1]!.trim().split(/\s+/);
+        return parts.slice(0, -1).map((source) => source.replace(/^\/app\//, '').replace(/\/$/, ''));
+      }),
+    );
+  const build = copies(stages[0] ?? '');
+  const final = copies(stages.at(-1) ?? '');
+  const tsconfig = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.build.json'), 'utf8')) as { include: string[] };
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { files: string[] };
+  const problems: string[] = [];
+  for (const folder of tsconfig.include) {
+    if (!build.has(folder)) problems.push(`the build stage does not COPY ${folder}/, which tsconfig.build.json compiles`);
+  }
+  for (const shipped of pkg.files) {
+    const needed = shipped.startsWith('dist/') || /\.ya?ml$/.test(shipped);
+    if (needed && !shipped.startsWith('!') && !final.has(shipped))
+      problems.push(`the final stage does not COPY ${shipped}, which the package ships to run`);
+  }
+  return problems;
 }
 
 interface Workflow {

@@ -87,7 +87,21 @@ export function bareError(
   message: string,
   extra: Readonly<Record<string, string>> = {},
 ): { status: number; headers: Record<string, string>; body: string } {
-  const dto: ErrorDto = { Code: code, Message: message };
+  return errorAnswer(status, code, message, extra);
+}
+
+/**
+ * The writer behind bareError, for a catalogue that extends this one: the
+ * validating proxy (proxy/) answers with the same shape and headers, with
+ * codes of its own (UPSTREAM_TIMEOUT, ...) that proxy.openapi.yaml documents.
+ */
+export function errorAnswer<Code extends string>(
+  status: number,
+  code: Code,
+  message: string,
+  extra: Readonly<Record<string, string>> = {},
+): { status: number; headers: Record<string, string>; body: string } {
+  const dto: { Code: Code; Message: string } = { Code: code, Message: message };
   const body = JSON.stringify(dto);
   // openapi.yaml: X-Request-Id is on every response; these requests never reached the app, so the id is a fresh one.
   const headers = {
