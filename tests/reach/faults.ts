@@ -496,6 +496,15 @@ export const FAULTS: readonly FaultCase[] = [
     shows: async (c) => (await total(c, `filter=${enc('asa  oberg')}`)) !== (await total(c, `filter=${enc('asa oberg')}`)),
   },
   {
+    id: 'filter.whitespace-ecmascript',
+    injection: 'impl',
+    area: 'descriptions: filter',
+    breaks: 'White space is exactly the characters with the Unicode `White_Space` property',
+    source: FILTER,
+    how: '"white space" in filter is ECMAScript \\s (U+FEFF counts as white space, U+0085 does not)',
+    shows: async (c) => (await total(c, `filter=${enc('asa\uFEFFoberg')}`)) === (await total(c, `filter=${enc('asa oberg')}`)),
+  },
+  {
     id: 'filter.accents-kept',
     injection: 'impl',
     area: 'descriptions: filter',
@@ -1486,13 +1495,6 @@ export const VARIANTS: readonly VariantCase[] = [
     allowedBy:
       'ErrorDto.Message "Human-readable message."; only "names it" / "tells the two cases apart" / "names the id" are fixed (RFC 9562 §4: the lower-case id is the same uuid)',
     shows: async (c) => errorMessage(await c.req('/api/v1/Client/Simple?pageSize=0')).startsWith('/query/'),
-  },
-  {
-    id: 'whitespace-ecmascript',
-    injection: 'impl',
-    choice: '"white space" in filter is ECMAScript \\s (U+FEFF is white space, U+0085 is not)',
-    allowedBy: 'inside the term every run of white space counts as one space (the document does not define white space)',
-    shows: async (c) => (await total(c, `filter=${enc('asa\uFEFFoberg')}`)) === (await total(c, `filter=${enc('asa oberg')}`)),
   },
   {
     id: 'request-id-long',

@@ -44,6 +44,7 @@ export const IMPL_FAULTS = [
   'filter.length-utf16',
   'filter.not-trimmed',
   'filter.runs-kept',
+  'filter.whitespace-ecmascript',
   'filter.accents-kept',
   'filter.case-sensitive',
   'filter.no-letter-table',
@@ -153,7 +154,6 @@ export const IMPL_VARIANTS = [
   'gzip',
   'conventional-framing',
   'other-messages',
-  'whitespace-ecmascript',
   'request-id-long',
   'preflight-anywhere',
 ] as const;

@@ -33,7 +33,8 @@
 //     maxLength 128). Variant `request-id-long`: 128 characters.
 // 12. `Prefer` is ignored entirely. "A real deployment of this API ignores the header."
 // 13. "White space" in `filter` is the Unicode White_Space property (the document does not define it; variant
-//     `whitespace-ecmascript` uses ECMAScript's \s, which differs on U+FEFF and U+0085).
+//     fault `filter.whitespace-ecmascript` uses ECMAScript's \s, which differs on U+FEFF and U+0085:
+//     a variant until openapi.yaml defined white space as the Unicode White_Space property).
 // 14. "brackets" in the phone-digit rule are ( ) [ ] { }.
 // 15. An empty `X-Api-Key` header counts as missing (variant `other-messages`: as unknown); "the Message tells
 //     the two cases apart" — an empty value is neither named.
@@ -229,7 +230,7 @@ export class ThirdImpl {
   }
 
   private whiteSpace(): RegExp {
-    return this.v('whitespace-ecmascript') ? /\s+/g : /\p{White_Space}+/gu;
+    return this.is('filter.whitespace-ecmascript') ? /\s+/g : /\p{White_Space}+/gu;
   }
 
   // ---- HTTP -------------------------------------------------------------------------------------------
