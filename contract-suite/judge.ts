@@ -469,6 +469,9 @@ export function judgeRequest(contract: SpecContract, request: JudgedRequestInput
     if (broken.length > 0) offending.add(name);
     violations.push(...broken);
   }
+  // Bad values of a header a real deployment ignores (openapi.yaml says so of Prefer): still the caller's
+  // violation, but the deployment may answer as if the header were absent, so they do not force a 400.
+  const ignorable = new Set<Violation>();
   for (const parameter of operation.parameters.filter((p) => p.in === 'header')) {
     const value = headerOf(request.headers, parameter.name);
     if (value === undefined) {
@@ -476,7 +479,9 @@ export function judgeRequest(contract: SpecContract, request: JudgedRequestInput
         violations.push(requestViolation(id, 'request.value', parameter.name, `a ${parameter.name} header`, 'absent', applied));
       continue;
     }
-    violations.push(...parameterViolations(contract, id, parameter, value, applied));
+    const broken = parameterViolations(contract, id, parameter, value, applied);
+    if (parameter.ignoredByDeployment) for (const violation of broken) ignorable.add(violation);
+    violations.push(...broken);
   }
 
   let keyBad = false;
@@ -519,15 +524,18 @@ export function judgeRequest(contract: SpecContract, request: JudgedRequestInput
     } else if (request.keyAccepted === undefined) keyMaybe = true;
   }
 
-  const parameterBad = violations.some((v) => v.rule !== 'request.key-missing' && v.rule !== 'request.key-unknown');
+  const parameterBad = violations.some((v) => v.rule !== 'request.key-missing' && v.rule !== 'request.key-unknown' && !ignorable.has(v));
   const allowed = new Set<number>();
   const why: string[] = violations.map((v) => `${v.rule}: ${v.actual}`);
   if (keyBad) {
     allowed.add(401);
     // The document leaves the order of authentication and validation open: 401 before 400 or after.
-    if (parameterBad) allowed.add(400);
+    if (parameterBad || ignorable.size > 0) allowed.add(400);
   } else if (parameterBad) allowed.add(400);
-  else for (const status of successStatuses(operation)) allowed.add(status);
+  else {
+    for (const status of successStatuses(operation)) allowed.add(status);
+    if (ignorable.size > 0) allowed.add(400);
+  }
   if (keyMaybe) allowed.add(401);
 
   let mockControlled = false;

@@ -21,6 +21,12 @@ export interface SpecParameter {
   /** JSON pointer of its schema, after `$ref`s (for validator()). */
   schemaPointer: string;
   description: string;
+  /**
+   * A header whose description says a real deployment ignores it (`Prefer`: "Mock control, ignored by a real
+   * deployment"): a deployment may answer as if it were absent, whatever its value, so a value outside its schema
+   * may be answered 400 (the mock) or as the plain request (a deployment).
+   */
+  ignoredByDeployment: boolean;
   /** Its `example`, or the first of its `examples`, when it has one (the derived checks fill a path with it). */
   example?: unknown;
 }
@@ -283,6 +289,7 @@ export class SpecContract {
           allowEmptyValue: parameter.allowEmptyValue === true,
           schemaPointer: `${resolved.pointer}/schema`,
           description: typeof parameter.description === 'string' ? parameter.description : '',
+          ignoredByDeployment: parameter.in === 'header' && /\bignored\b/i.test(String(parameter.description ?? '')),
           example: 'example' in parameter ? parameter.example : examples[0]?.value,
         };
       });

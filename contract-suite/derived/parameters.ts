@@ -248,7 +248,7 @@ export function parameterCases(contract: SpecContract, parameter: SpecParameter)
       });
   }
   // A header the document says a real deployment ignores: a value outside its schema may be ignored too.
-  const mayBeIgnored = parameter.in === 'header' && /\bignored\b/i.test(parameter.description);
+  const mayBeIgnored = parameter.ignoredByDeployment;
   return cases
     .map((c) => ({
       ...c,
