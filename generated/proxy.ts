@@ -326,8 +326,13 @@ export interface components {
          *     fallback answered) or `proxy` (the proxy's own ErrorDto) with a
          *     `cause` parameter, a String: for `mock` the fallback cause
          *     (`unreachable`, `timeout`, `reset`, `501`, `502`, `503`, `504`,
-         *     `404-undeployed`); for `proxy` `unreachable`, `timeout`, `reset` or
-         *     `invalid-request` (`--reject-invalid-requests`).
+         *     `404-undeployed`); for `proxy` `unreachable`, `timeout`, `reset`,
+         *     `invalid-request` (`--reject-invalid-requests`) or `unforwardable`: a
+         *     request no HTTP client can pass on as it came, answered as the mock
+         *     answers it, without the upstream — one Node's HTTP parser refuses
+         *     (`400 VALIDATION_ERROR`, or `431` for a head over 16 KB) and a
+         *     `CONNECT` (`405 METHOD_NOT_ALLOWED` with `Allow`), which asks a proxy
+         *     for a tunnel rather than the API for a resource.
          */
         "X-Proxy-Answered-By": string;
         /**

@@ -15,6 +15,7 @@
 // cap is streamed through as it comes, its status and headers judged only.
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import zlib from 'node:zlib';
 import { bundledSpec, readSpec, type OpenApiDocument } from '../contract/spec';
 import { CoverageTally } from '../contract/coverage-report';
@@ -420,16 +421,43 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
   );
   // A caller that sends its request and then shuts its sending side (half-close) still gets the answer, as from the mock.
   (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  // What Node's parser refuses (an unknown method, a malformed line) cannot be forwarded: the mock's ErrorDto (errors.ts), written on the raw socket.
+  /**
+   * A request no HTTP client can pass on as it came (proxy.openapi.yaml, X-Proxy-Answered-By `unforwardable`):
+   * answered on the raw socket as the mock answers it (errors.ts), counted as an exchange the proxy answered.
+   */
+  const answerUnforwardable = (
+    socket: Duplex,
+    status: number,
+    code: ProxyErrorCode,
+    message: string,
+    extra: Record<string, string> = {},
+  ) => {
+    const n = ++exchanges;
+    const who = 'proxy;cause="unforwardable"';
+    tally(who);
+    const answer = errorAnswer(status, code, message, { ...extra, 'X-Proxy-Exchange': String(n), 'X-Proxy-Answered-By': who });
+    delete answer.headers.Connection;
+    const head = [
+      `Date: ${new Date().toUTCString()}`,
+      'Connection: close',
+      ...Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}`),
+    ];
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\n${head.map((line) => `${line}\r\n`).join('')}\r\n${answer.body}`,
+    );
+  };
+  // What Node's parser refuses (an unknown method, a malformed line, a head over 16 KB) cannot be forwarded.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (socket.writable && error.code?.startsWith('HPE_')) {
-      const answer = errorAnswer(400, 'VALIDATION_ERROR', 'The request is malformed');
-      const head = [`Date: ${new Date().toUTCString()}`, ...Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}`)].map(
-        (line) => `${line}\r\n`,
-      );
-      socket.end(`HTTP/1.1 400 Bad Request\r\n${head.join('')}\r\n${answer.body}`);
+      if (error.code === 'HPE_HEADER_OVERFLOW')
+        answerUnforwardable(socket, 431, 'VALIDATION_ERROR', 'The request line and headers are larger than 16 KB');
+      else answerUnforwardable(socket, 400, 'VALIDATION_ERROR', 'The request is malformed');
     } else socket.destroy();
   });
+  // CONNECT asks a proxy for a tunnel, not the API for a resource: the mock's answer (405 with Allow), never a dropped socket.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+    answerUnforwardable(socket, 405, 'METHOD_NOT_ALLOWED', 'CONNECT is not allowed; use GET', { Allow: 'GET' }),
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>

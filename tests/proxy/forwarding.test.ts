@@ -224,6 +224,30 @@ describe('what cannot be forwarded', () => {
     expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(text).toMatch(/\r\nDate: .* GMT\r\n/);
     expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({ Code: 'VALIDATION_ERROR', Message: 'The request is malformed' });
+    expect(text).toMatch(/\r\nX-Proxy-Answered-By: proxy;cause="unforwardable"\r\n/);
     expect((await fetch(`${proxy.url}/__proxy/report`)).status).toBe(200);
+  });
+
+  test('a CONNECT → the mock’s 405 METHOD_NOT_ALLOWED with Allow, answered by the proxy (never a dropped socket), counted as an exchange', async () => {
+    const before = proxy.report();
+    let reached = false;
+    answer = (_req, res) => {
+      reached = true;
+      res.end();
+    };
+    const text = await raw('CONNECT /api/v1/Diagnostics/Ping HTTP/1.1\r\nHost: p\r\n\r\n');
+
+    expect(text).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+    expect(text).toMatch(/\r\nAllow: GET\r\n/);
+    expect(text).toMatch(/\r\nDate: .* GMT\r\n/);
+    expect(text).toMatch(/\r\nX-Proxy-Answered-By: proxy;cause="unforwardable"\r\n/);
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({
+      Code: 'METHOD_NOT_ALLOWED',
+      Message: 'CONNECT is not allowed; use GET',
+    });
+    expect(reached).toBe(false);
+    const after = proxy.report();
+    expect(after.exchanges.total).toBe(before.exchanges.total + 1);
+    expect(after.answeredBy['proxy;cause="unforwardable"']).toBe((before.answeredBy['proxy;cause="unforwardable"'] ?? 0) + 1);
   });
 });

@@ -47,6 +47,24 @@ const EXPECTED: Record<string, string> = {
   'X-Request-Id echoed even when it breaks the rule (a space)': 'header.request-id',
   'one renamed field of Detail (ContactInfo → Contact)': 'response.schema',
   'Ping answers "Ping"': 'response.schema',
+  // The derived checks' faults (contract-suite/derived/): their near-miss paths, methods, keys and bounds pass through the proxy too.
+  'paths matched case-insensitively (/api/v1/client/simple is Simple)': 'response.status',
+  'a trailing slash accepted (/api/v1/Client/Simple/ is Simple)': 'response.status',
+  'a trailing slash redirected (308 to the path without it, as Flask and Go do)': 'response.status',
+  'a .json suffix stripped before routing (Spring suffix pattern)': 'response.status',
+  'dot segments redirected to the cleaned path (Go ServeMux: 301)': 'response.status',
+  '%2F decoded before routing (/api/v1/Client%2FSimple is Simple)': 'response.status',
+  'a byte order mark before every JSON body (RFC 8259 §8.1: MUST NOT)': 'response.json',
+  'HEAD answered 200 as GET without content (Express answers HEAD with the GET route)': 'response.status',
+  'X-HTTP-Method-Override honoured (a POST that says GET is a GET)': 'response.status',
+  'an OPTIONS with Access-Control-Request-Method but no Origin answered as a preflight': 'response.status',
+  'the key accepted in the query (?X-Api-Key=…)': 'response.status',
+  // The mutant's Link carries the cut query: the request's filter and the Link's differ.
+  "the query cut at a second '?' (a reserved character of an allowReserved value)": 'list.link',
+  'the key accepted as Authorization: Bearer': 'response.status',
+  'pageSize bound off by one (100 rejected: "< 100" for "<= 100")': 'response.status',
+  'filter length counted in UTF-16 units (200 emoji rejected)': 'response.status',
+  'uuids validated in lower case only (an upper-case idStaff is 400)': 'response.status',
 };
 
 /**
