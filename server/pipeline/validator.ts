@@ -44,6 +44,35 @@ function memoizeValidatorPathCompile(): void {
   module.pathToRegexp = Object.assign(memoized, { memoized: true });
 }
 
+interface SchemaValidatorModule {
+  OpenAPISchemaValidator: new (options: { version: string; validateApiSpec: boolean }) => unknown;
+}
+
+/**
+ * express-openapi-validator 5.6 builds its validator of OpenAPI documents (an
+ * Ajv compile of the whole OpenAPI 3.1 meta-schema) at every start, even with
+ * validateApiSpec off, when it is never called (framework/index.js only
+ * validates the document when validateApiSpec is on). That compile was the
+ * largest single cost of an in-process set-up's first answer (~0.3-0.5 s of a
+ * fresh process, issue 26 item 6). With the option off the class now makes
+ * nothing; with it on, the validator's own class runs as before.
+ */
+function skipUnusedSpecValidator(): void {
+  const validatorDir = path.dirname(require.resolve('express-openapi-validator/package.json'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module the validator reads the class from at each start, by path.
+  const module = require(path.join(validatorDir, 'dist', 'framework', 'openapi.schema.validator.js')) as SchemaValidatorModule;
+  const Original = module.OpenAPISchemaValidator as SchemaValidatorModule['OpenAPISchemaValidator'] & { skipsUnused?: boolean };
+  if (Original.skipsUnused) return;
+  function OpenAPISchemaValidator(options: { version: string; validateApiSpec: boolean }): unknown {
+    if (options.validateApiSpec) return new Original(options);
+    // Never called with validateApiSpec off; were it ever, it would say what it checked: nothing.
+    return { validate: () => ({ errors: [] }) };
+  }
+  module.OpenAPISchemaValidator = Object.assign(OpenAPISchemaValidator, {
+    skipsUnused: true,
+  }) as unknown as SchemaValidatorModule['OpenAPISchemaValidator'];
+}
+
 /** The validator's Express middleware as one step: it resolves when they all called next, rejects with the first error. */
 function asStep(middlewares: readonly RequestHandler[]): ApiStep {
   return (req, res) =>
@@ -65,6 +94,7 @@ function asStep(middlewares: readonly RequestHandler[]): ApiStep {
 
 export function openApiValidator(spec: OpenApiDocument, validateResponses: boolean): ApiStep {
   memoizeValidatorPathCompile();
+  skipUnusedSpecValidator();
   const middlewares = OpenApiValidator.middleware({
     // The validator annotates the document it is given; it gets its own copy.
     apiSpec: structuredClone(spec) as unknown as string,
