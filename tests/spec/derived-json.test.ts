@@ -44,3 +44,15 @@ test('a derived file is used only for the text it was made from', () => {
     fs.rmSync(dir, { recursive: true });
   }
 });
+
+test('the documents the schema compilers skip the meta-schema check for hold no JSON Schema keyword at their top level', () => {
+  // contract/spec.ts and server/control/document.ts add each document whole without that check: it would test nothing.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the meta-schema's own keyword lists, as Ajv has them.
+  const Ajv2020 = (require('ajv/dist/2020') as { default: new (options: object) => { RULES: { keywords: Record<string, unknown> } } })
+    .default;
+  const keywords = new Set(Object.keys(new Ajv2020({ strict: false }).RULES.keywords));
+  for (const [, yamlPath, parse] of documents) {
+    const topLevel = Object.keys(parse(fs.readFileSync(yamlPath, 'utf8')) as object);
+    expect(topLevel.filter((key) => keywords.has(key) || key.startsWith('$'))).toEqual([]);
+  }
+});
