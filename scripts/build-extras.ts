@@ -3,9 +3,14 @@
 // here compiles to CommonJS) is copied beside the CommonJS output it imports; Swagger UI's files
 // for /docs are copied from the swagger-ui-dist dev dependency, with its licence, to dist/swagger-ui,
 // so the installed package needs neither swagger-ui-dist nor its dependency @scarf/scarf, whose
-// install script (analytics) npm would list for every user (issue 26).
+// install script (analytics) npm would list for every user (issue 26). The shipped YAML documents
+// are parsed once here, to dist/contract/derived/ (contract/spec.ts): a fresh process reads their
+// JSON instead of loading the YAML parser, while the hash of the text matches (issue 26 item 6).
 import fs from 'node:fs';
 import path from 'node:path';
+import YAML from 'yaml';
+import { derivedJson, derivedPath, parseSpec, SPEC_PATH } from '../contract/spec';
+import { CONTROL_SPEC_PATH } from '../server/control/document';
 
 // dist/scripts/build-extras.js → the repository root.
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -32,3 +37,15 @@ const swaggerUi = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 for (const file of SWAGGER_UI) copy(path.join(swaggerUi, file), path.join(ROOT, 'dist', 'swagger-ui', file));
 const { version } = JSON.parse(fs.readFileSync(path.join(swaggerUi, 'package.json'), 'utf8')) as { version: string };
 fs.writeFileSync(path.join(ROOT, 'dist', 'swagger-ui', 'VERSION'), `swagger-ui-dist ${version}\n`);
+
+// openapi.yaml through parseSpec (its checks fail the build as they would fail a start); the control
+// document as server/control/document.ts parses it.
+const specText = fs.readFileSync(SPEC_PATH, 'utf8');
+const controlText = fs.readFileSync(CONTROL_SPEC_PATH, 'utf8');
+for (const [yamlPath, text, document] of [
+  [SPEC_PATH, specText, parseSpec(specText, SPEC_PATH).document],
+  [CONTROL_SPEC_PATH, controlText, YAML.parse(controlText) as unknown],
+] as const) {
+  fs.mkdirSync(path.dirname(derivedPath(yamlPath)), { recursive: true });
+  fs.writeFileSync(derivedPath(yamlPath), derivedJson(text, document));
+}

@@ -1,5 +1,5 @@
 // Swedish-style street addresses, postal codes and phone numbers.
-import type { LocaleDefinition } from '@faker-js/faker';
+import type { SeededFakers } from './fakers';
 import type { Address } from '../contract/wire-types';
 import { COUNTRY, type City } from './reference-data';
 import type { Draw } from './draw';
@@ -10,13 +10,11 @@ export class AddressMaker {
   private readonly streetSuffixes: readonly string[];
 
   constructor(
-    definitions: LocaleDefinition,
+    streets: SeededFakers['streets'],
     private readonly draw: Draw,
   ) {
-    const location = definitions.location;
-    if (!location?.street_name || !location.street_suffix) throw new Error('Faker sv locale lacks street names');
-    this.streetNames = location.street_name;
-    this.streetSuffixes = location.street_suffix;
+    this.streetNames = streets.street_name;
+    this.streetSuffixes = streets.street_suffix;
   }
 
   address(city: City): Address {

@@ -29,7 +29,7 @@ export class ClientGenerator {
   constructor(readonly seed: number) {
     this.fakers = createSeededFakers();
     this.draw = new Draw(this.fakers.randomizer);
-    this.addresses = new AddressMaker(this.fakers.definitions, this.draw);
+    this.addresses = new AddressMaker(this.fakers.streets, this.draw);
     this.pools = createPools(seed, this.fakers);
     this.localeWeights = this.fakers.nameLocales.map((l) => l.weight);
   }

@@ -24,7 +24,7 @@ export interface Pools {
 
 export function createPools(seed: number, fakers: SeededFakers): Pools {
   const draw = new Draw(fakers.randomizer);
-  const addresses = new AddressMaker(fakers.definitions, draw);
+  const addresses = new AddressMaker(fakers.streets, draw);
 
   fakers.randomizer.seed([seed, STREAM.locations]);
   const cities = draw.distinct(CITIES, LOCATION_COUNT);

@@ -114,10 +114,17 @@ export function specOf(settings: Pick<MockSettings, 'specFile'>): SpecSource {
   return settings.specFile ? readSpec(path.resolve(settings.specFile)) : bundledSpec();
 }
 
+/** How a mock is built: what may wait for the first request that needs it. */
+export interface BuildOptions {
+  /** The search index made by the first filter, not before the first answer (the in-process handlers: msw-core.ts). */
+  lazySearch?: boolean;
+}
+
 /** The data the settings name: the data file, else `clients` generated from `seed`. Throws DataFileError on a bad file. */
-export function buildStore(settings: Readonly<MockSettings>, spec: SpecSource): ClientStore {
-  if (!settings.dataFile) return new ClientStore(generateClients(settings.seed, settings.clients));
-  return new ClientStore(loadDataFile(settings.dataFile, settings.dataFileMaxMb * 2 ** 20, new SpecSchemas(spec.document)));
+export function buildStore(settings: Readonly<MockSettings>, spec: SpecSource, options: BuildOptions = {}): ClientStore {
+  const storeOptions = { lazySearch: options.lazySearch ?? false };
+  if (!settings.dataFile) return new ClientStore(generateClients(settings.seed, settings.clients), storeOptions);
+  return new ClientStore(loadDataFile(settings.dataFile, settings.dataFileMaxMb * 2 ** 20, new SpecSchemas(spec.document)), storeOptions);
 }
 
 /** The app for ready settings; the validator is warmed so the first request meets a ready app. */
@@ -125,9 +132,10 @@ export async function mockFromConfig<Settings extends MockSettings>(
   config: Readonly<Settings>,
   logger: Logger,
   control: Control | undefined = controlFor(config),
+  options: BuildOptions = {},
 ): Promise<Mock<Settings>> {
   const spec = specOf(config);
-  const store = buildStore(config, spec);
+  const store = buildStore(config, spec, options);
   const app = appFor(config, store, logger, spec, control);
   await warmUp(app);
   return { config, store, app, logger, control };

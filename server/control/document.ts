@@ -2,12 +2,17 @@
 // per process from beside openapi.yaml (the package ships both). The control
 // routes take their paths, methods, parameters, bodies and limits from it, so
 // a rule written there is a rule enforced, and /docs shows it beside the API's.
+// Its parsed form comes from the build when that was made from the same text
+// (contract/spec.ts, derivedDocument), and each operation's validators are
+// compiled when a request first needs them: a process that never calls the
+// control API (most in-process test files) pays for neither (issue 26 item 6).
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
-import { SPEC_PATH, type OpenApiDocument } from '../../contract/spec';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
+import type { default as Ajv2020Class } from 'ajv/dist/2020';
+import type { default as addFormatsFunction } from 'ajv-formats';
+import type * as YamlModule from 'yaml';
+import { derivedDocument, resolvePointer, SPEC_PATH, type OpenApiDocument } from '../../contract/spec';
 
 /** Every path of the control API begins with it; no path of the served spec may (checked at start). */
 export const CONTROL_PREFIX = '/__control/';
@@ -52,18 +57,57 @@ export function controlDocument(): ControlDocument {
   return loaded;
 }
 
-function compile(text: string): ControlDocument {
-  const document = YAML.parse(text) as OpenApiDocument;
-  // strict off: the document around the schemas is not itself a schema; OpenAPI's numeric formats are documentation.
-  const ajv = new Ajv2020({ strict: false, allErrors: false, formats: { int32: true, int64: true, double: true } });
-  addFormats(ajv, ['date-time']);
-  ajv.addSchema(structuredClone(document), DOCUMENT_ID);
-  const pointer = (...segments: string[]) => `#/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
-  const schemaAt = (ref: string): ValidateFunction => {
+/** The document as the build parsed it from this text, else parsed now. */
+function parsed(text: string): OpenApiDocument {
+  const derived = derivedDocument(CONTROL_SPEC_PATH, text) as OpenApiDocument | undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the YAML parser only when the build's parse is missing or stale.
+  return derived ?? (require('yaml') as typeof YamlModule).parse(text);
+}
+
+/** One Ajv for the document, made when the first validator is needed. */
+function validatorsOf(document: OpenApiDocument): (ref: string) => ValidateFunction {
+  let ajv: Ajv2020Class | undefined;
+  return (ref) => {
+    if (!ajv) {
+      /* eslint-disable @typescript-eslint/no-require-imports -- Ajv only once a control request needs a validator. */
+      const Ajv2020 = (require('ajv/dist/2020') as { default: typeof Ajv2020Class }).default;
+      const addFormats = (require('ajv-formats') as { default: typeof addFormatsFunction }).default;
+      /* eslint-enable @typescript-eslint/no-require-imports */
+      // strict off: the document around the schemas is not itself a schema; OpenAPI's numeric formats are documentation.
+      ajv = new Ajv2020({ strict: false, allErrors: false, formats: { int32: true, int64: true, double: true } });
+      addFormats(ajv, ['date-time']);
+      // Not checked against the meta-schema: the document's top level holds no schema keyword (see contract/spec.ts).
+      ajv.addSchema(structuredClone(document), DOCUMENT_ID, undefined, false);
+    }
     const validate = ajv.getSchema(`${DOCUMENT_ID}${ref}`);
     if (!validate) throw new Error(`control.openapi.yaml: no schema at ${ref}`);
     return validate;
   };
+}
+
+/**
+ * A validator compiled on its first call, carrying `errors` as Ajv's own does.
+ * The pointer is checked at once against the document, so a schema that is
+ * not there still fails at load, as it did when every validator was compiled then.
+ */
+function lazyValidator(document: OpenApiDocument, compile: (ref: string) => ValidateFunction, ref: string): ValidateFunction {
+  if (resolvePointer(document, ref.slice(1)) === undefined) throw new Error(`control.openapi.yaml: no schema at ${ref}`);
+  let compiled: ValidateFunction | undefined;
+  const validate = ((data: unknown) => {
+    compiled ??= compile(ref);
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  }) as ValidateFunction;
+  validate.errors = null;
+  return validate;
+}
+
+function compile(text: string): ControlDocument {
+  const document = parsed(text);
+  const compileAt = validatorsOf(document);
+  const pointer = (...segments: string[]) => `#/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+  const schemaAt = (ref: string): ValidateFunction => lazyValidator(document, compileAt, ref);
   const shared = (document.components.parameters ?? {}) as Record<string, ParameterObject>;
   const operations: ControlOperation[] = [];
   for (const [template, item] of Object.entries(document.paths)) {

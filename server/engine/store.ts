@@ -1,5 +1,7 @@
 // The client store: an immutable data set, sorted once, with its indexes made
 // once at start. It answers page(query) and positionOf(id) and knows nothing of HTTP.
+// The search index may be left for the first filter to build (lazySearch): an
+// in-process set-up whose tests never filter does not pay for it (issue 26 item 6).
 import type { ClientDetail } from '../../contract/wire-types';
 import { ClientRecords } from './client-records';
 import type { ListQuery } from './list-query';
@@ -109,9 +111,11 @@ export class ClientStore {
   private readonly byStaff: Map<string, PositionSet>;
   private readonly byLocation: Map<string, PositionSet>;
   private readonly byStatus: Map<string, PositionSet>;
-  private readonly search: SearchIndex;
+  private searchIndex: SearchIndex | undefined;
+  private makeSearch: (() => SearchIndex) | undefined;
 
-  constructor(clients: readonly ClientDetail[]) {
+  /** `lazySearch`: the search index is built by the first request that needs it, not here (the same index either way). */
+  constructor(clients: readonly ClientDetail[], { lazySearch = false }: { lazySearch?: boolean } = {}) {
     const { sorted, foldedNames } = sortClients(clients);
     this.records = new ClientRecords(sorted);
     // uuids compare case-insensitively (a data file may hold upper-case ones); callers pass lower case.
@@ -120,7 +124,16 @@ export class ClientStore {
     this.byStaff = groupPositions(sorted, (c) => c.Staff?.IdStaff.toLowerCase());
     this.byLocation = groupPositions(sorted, (c) => c.Location?.IdLocation.toLowerCase());
     this.byStatus = groupPositions(sorted, (c) => c.Status);
-    this.search = new SearchIndex(sorted, foldedNames);
+    if (lazySearch) this.makeSearch = () => new SearchIndex(sorted, foldedNames);
+    else this.searchIndex = new SearchIndex(sorted, foldedNames);
+  }
+
+  private get search(): SearchIndex {
+    if (!this.searchIndex) {
+      this.searchIndex = this.makeSearch!();
+      this.makeSearch = undefined;
+    }
+    return this.searchIndex;
   }
 
   get size(): number {

@@ -59,19 +59,14 @@ function clientParts(store: ClientStore, spec: OpenApiDocument, validate: boolea
   if (known && (known.validated || !validate)) return known.parts;
   let check: ViewCheck | undefined;
   if (validate) {
-    // Compiled when the first view is made, not at start (~0.1 s): a listening
-    // server makes its views in the background right after it is ready.
-    let validators: Record<ClientView, ReturnType<SpecSchemas['validator']>> | undefined;
+    // Compiled when the first view of each kind is made, not at start (~0.1 s): a listening
+    // server makes its views in the background right after it is ready, and an in-process
+    // set-up whose first answer is a Simple page compiles only ClientSimple (issue 26 item 6).
+    let schemas: SpecSchemas | undefined;
+    const validators: Partial<Record<ClientView, ReturnType<SpecSchemas['validator']>>> = {};
     check = (view, client, position) => {
-      if (!validators) {
-        const schemas = new SpecSchemas(spec);
-        validators = {
-          ClientSimple: schemas.validator('ClientSimple'),
-          ClientExtended: schemas.validator('ClientExtended'),
-          ClientDetail: schemas.validator('ClientDetail'),
-        };
-      }
-      const validator = validators[view];
+      schemas ??= new SpecSchemas(spec);
+      const validator = (validators[view] ??= schemas.validator(view));
       if (!validator(client)) throw new Error(`client ${position} as ${view}${describeSchemaError(validator.errors?.[0])}`);
     };
   }

@@ -44,6 +44,81 @@ function memoizeValidatorPathCompile(): void {
   module.pathToRegexp = Object.assign(memoized, { memoized: true });
 }
 
+interface SchemaValidatorModule {
+  OpenAPISchemaValidator: new (options: { version: string; validateApiSpec: boolean }) => unknown;
+}
+
+/**
+ * express-openapi-validator 5.6 builds its validator of OpenAPI documents (an
+ * Ajv compile of the whole OpenAPI 3.1 meta-schema) at every start, even with
+ * validateApiSpec off, when it is never called (framework/index.js only
+ * validates the document when validateApiSpec is on). That compile was the
+ * largest single cost of an in-process set-up's first answer (~0.3-0.5 s of a
+ * fresh process, issue 26 item 6). With the option off the class now makes
+ * nothing; with it on, the validator's own class runs as before.
+ */
+function skipUnusedSpecValidator(): void {
+  const validatorDir = path.dirname(require.resolve('express-openapi-validator/package.json'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module the validator reads the class from at each start, by path.
+  const module = require(path.join(validatorDir, 'dist', 'framework', 'openapi.schema.validator.js')) as SchemaValidatorModule;
+  const Original = module.OpenAPISchemaValidator as SchemaValidatorModule['OpenAPISchemaValidator'] & { skipsUnused?: boolean };
+  if (Original.skipsUnused) return;
+  function OpenAPISchemaValidator(options: { version: string; validateApiSpec: boolean }): unknown {
+    if (options.validateApiSpec) return new Original(options);
+    // Never called with validateApiSpec off; were it ever, it would say what it checked: nothing.
+    return { validate: () => ({ errors: [] }) };
+  }
+  module.OpenAPISchemaValidator = Object.assign(OpenAPISchemaValidator, {
+    skipsUnused: true,
+  }) as unknown as SchemaValidatorModule['OpenAPISchemaValidator'];
+}
+
+interface PreprocessorModule {
+  SchemaPreprocessor: {
+    prototype: {
+      resolveSchema(this: Preprocessor, schema: unknown): unknown;
+      resolvesWithoutCompile?: boolean;
+    };
+  };
+}
+
+interface Preprocessor {
+  ajv: { schemas: Record<string, { schema: unknown } | undefined> };
+  resolvedSchemaCache: Map<string, unknown>;
+}
+
+/**
+ * express-openapi-validator 5.6's schema preprocessor, at its first request,
+ * reads each `$ref` it meets through `ajv.getSchema(ref).schema`: it compiles
+ * every referenced component schema only to read back the object it was given
+ * (~0.15 s of the first in-process answer, issue 26 item 6). A component schema
+ * (`#/components/schemas/X`, added to that Ajv by the validator's createAjv) is
+ * now read from Ajv's registry instead: the same object, not compiled. Any other
+ * `$ref` goes through the validator's own code. The validators that check
+ * requests and responses are compiled as before, per route, when first needed;
+ * what moves is only this redundant compile (a schema Ajv cannot compile fails
+ * at that route's first request, as an inline one always did).
+ */
+function resolveComponentsWithoutCompile(): void {
+  const validatorDir = path.dirname(require.resolve('express-openapi-validator/package.json'));
+  const file = path.join(validatorDir, 'dist', 'middlewares', 'parsers', 'schema.preprocessor.js');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the class whose method the validator calls, by path.
+  const { prototype } = (require(file) as PreprocessorModule).SchemaPreprocessor;
+  if (prototype.resolvesWithoutCompile) return;
+  const original = prototype.resolveSchema;
+  prototype.resolveSchema = function resolveSchema(this: Preprocessor, schema: unknown): unknown {
+    const ref = (schema as { $ref?: unknown } | null | undefined)?.$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#/components/schemas/') || this.resolvedSchemaCache.has(ref)) {
+      return original.call(this, schema);
+    }
+    const registered = this.ajv.schemas[ref];
+    if (!registered) return original.call(this, schema);
+    this.resolvedSchemaCache.set(ref, registered.schema);
+    return registered.schema;
+  };
+  prototype.resolvesWithoutCompile = true;
+}
+
 /** The validator's Express middleware as one step: it resolves when they all called next, rejects with the first error. */
 function asStep(middlewares: readonly RequestHandler[]): ApiStep {
   return (req, res) =>
@@ -65,6 +140,8 @@ function asStep(middlewares: readonly RequestHandler[]): ApiStep {
 
 export function openApiValidator(spec: OpenApiDocument, validateResponses: boolean): ApiStep {
   memoizeValidatorPathCompile();
+  skipUnusedSpecValidator();
+  resolveComponentsWithoutCompile();
   const middlewares = OpenApiValidator.middleware({
     // The validator annotates the document it is given; it gets its own copy.
     apiSpec: structuredClone(spec) as unknown as string,
