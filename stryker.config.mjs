@@ -24,10 +24,33 @@ const config = {
     'server/pipeline/*.ts',
     '!server/pipeline/docs.ts',
     'server/pipeline/handlers/*.ts',
-    'server/engine/**/*.ts',
-    '!server/engine/background.ts',
+    'server/engine/client-records.ts',
+    'server/engine/list-query.ts',
+    'server/engine/projections.ts',
+    'server/engine/slot-arena.ts',
+    'server/engine/search/position-set.ts',
+    // Stryker 10's instrumenter throws on `x[i]!++` (a TSNonNullExpression under ++, even with UpdateOperator
+    // excluded: the mutator builds the node before the exclusion is read), so these ranges step over the ten
+    // lines that have one: store.ts 70 and 74 (the counting sort of names), frequent-substrings.ts 168,
+    // search-index.ts 311, 353, 357, 361, 391, 397 and 403 (counting n-grams). Nothing else on them is mutated.
+    'server/engine/store.ts:1-69',
+    'server/engine/store.ts:71-73',
+    'server/engine/store.ts:75-205',
+    'server/engine/search/frequent-substrings.ts:1-167',
+    'server/engine/search/frequent-substrings.ts:169-260',
+    'server/engine/search/search-index.ts:1-310',
+    'server/engine/search/search-index.ts:312-352',
+    'server/engine/search/search-index.ts:354-356',
+    'server/engine/search/search-index.ts:358-360',
+    'server/engine/search/search-index.ts:362-390',
+    'server/engine/search/search-index.ts:392-396',
+    'server/engine/search/search-index.ts:398-402',
+    'server/engine/search/search-index.ts:404-598',
     'server/listener/raw-answers.ts',
   ],
+  // UpdateOperator is off: its mutants here are loop counters and counts whose `i--` only hangs (a timeout at
+  // 15 s+ each on shared cores). docs/mutation.md counts the ++/-- sites left unmutated.
+  mutator: { excludedMutations: ['UpdateOperator'] },
   // One test, so per-test coverage is coverage: mutants the suite never reaches are reported NoCoverage, not run.
   coverageAnalysis: 'perTest',
   // Static mutants (module-level code, e.g. the error catalogue) are kept and run: ignoreStatic is off.
