@@ -4,6 +4,8 @@ module.exports = {
   // The example frontend's unit tests are vitest's (scripts/consumer-check.ts runs them from the tarball).
   roots: ['<rootDir>/tests'],
   testMatch: ['**/*.test.ts'],
+  // tests/mutation/ is Stryker's killer (npm run mutation, jest.mutation.config.js): a whole suite run per mutant, not a unit test.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/mutation/'],
   // TypeScript first: server/msw.ts, not the package's hand-written ES-module entry server/msw.mjs beside it.
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json', 'node'],
   transform: { '^.+\\.ts$': 'ts-jest', '^.+\\.m?js$': '<rootDir>/tests/support/esm-to-cjs.js' },

@@ -29,7 +29,7 @@ import { filterTerm, matchesFilter } from '../contract/text-folding';
 import { recordProblems, type RecordProblem } from '../contract/record-rules';
 import { checkJsonText } from './json-text';
 import { compareClients } from '../contract/list-order';
-import { linkRelations } from './links';
+import { linkRelations, parseLinkHeader } from './links';
 import { sentencesFor } from './sentences';
 import type { SpecContract, SpecOperation, SpecParameter, SpecResponse } from './spec-contract';
 
@@ -1104,6 +1104,10 @@ function filterBroken(name: string, value: string, row: Json): string | undefine
  */
 function linkRules(j: Judging, header: string, total: number, page: number, pageSize: number): void {
   j.apply('list.link');
+  const problems: string[] = [];
+  parseLinkHeader(header, problems);
+  if (problems.length > 0)
+    j.add('list.link', 'syntax', 'link-values separated by commas (RFC 8288 #link-value)', `${problems[0]}; Link: ${show(header, 200)}`);
   const links = linkRelations(header);
   const last = Math.max(1, Math.ceil(total / pageSize));
   for (const rel of ['first', 'last'])

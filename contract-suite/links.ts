@@ -10,8 +10,8 @@ export interface LinkValue {
   params: Map<string, string>;
 }
 
-/** Parses an RFC 8288 Link field value into its link-values. */
-export function parseLinkHeader(header: string | null | undefined): LinkValue[] {
+/** Parses an RFC 8288 Link field value into its link-values; what breaks the list syntax goes to `problems`. */
+export function parseLinkHeader(header: string | null | undefined, problems?: string[]): LinkValue[] {
   const links: LinkValue[] = [];
   const text = header ?? '';
   let i = 0;
@@ -59,6 +59,9 @@ export function parseLinkHeader(header: string | null | undefined): LinkValue[] 
       if (!link.params.has(key)) link.params.set(key, value);
     }
     links.push(link);
+    // RFC 8288 section 3, `Link = #link-value`: a list (RFC 9110 section 5.6.1), so a link-value ends at a comma or the end.
+    while (i < text.length && /\s/.test(text[i]!)) i += 1;
+    if (i < text.length && text[i] !== ',') problems?.push(`no comma after the link-value <${link.target}>`);
   }
   return links;
 }
