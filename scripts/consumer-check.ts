@@ -217,8 +217,13 @@ function runtimeFormats(project: string, major: Major['major'], node: string): v
 
 function attw(tarball: string): void {
   const bin = path.join(ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
-  // openapi.yaml and package.json are entry points of data, not modules.
-  const ran = run(process.execPath, [bin, tarball, '--format', 'table-flipped', '--exclude-entrypoints', 'openapi.yaml', 'package.json'], {
+  // Entry points of data, not modules (openapi.yaml, control.openapi.yaml, package.json): read from the package's
+  // exports, so a data file exported later is not reported as a module that fails to resolve.
+  const { exports } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+  const data = Object.entries(exports)
+    .filter(([, target]) => typeof target === 'string' && !/\.[cm]?js$/.test(target))
+    .map(([entry]) => entry.replace(/^\.\//, ''));
+  const ran = run(process.execPath, [bin, tarball, '--format', 'table-flipped', '--exclude-entrypoints', ...data], {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
   });
