@@ -60,7 +60,7 @@ function linesOf(page: string): Line[] {
 
 type Rule =
   | { kind: 'skip'; match: RegExp; reason: string }
-  | { kind: 'install' | 'once' | 'server' | 'curl' | 'recipe-start' | 'recipe-once'; match: RegExp; where: 'app' | 'repo' };
+  | { kind: 'install' | 'once' | 'server' | 'curl' | 'recipe-start' | 'recipe-once' | 'script'; match: RegExp; where: 'app' | 'repo' };
 
 /** How each kind of line runs, first match wins. */
 const RULES: Rule[] = [
@@ -68,6 +68,8 @@ const RULES: Rule[] = [
   { kind: 'skip', match: /^CHROMIUM_PATH= /, reason: "needs Playwright's own browser, which cannot be downloaded here" },
   { kind: 'skip', match: /npm run test:frontend/, reason: '`npm run check` runs it (.ci/run)' },
   { kind: 'skip', match: /^docker /, reason: 'no container engine on this machine: the Dockerfile is linted (npm run lint:deploy)' },
+  // A block that starts a background process and goes on with its $! is one script: it runs whole (its other lines with it).
+  { kind: 'script', match: /^npx client-records-mock proxy .*&$/, where: 'app' },
   { kind: 'skip', match: /npm run e2e$/, reason: "the user's own end-to-end script" },
   {
     kind: 'skip',
@@ -86,12 +88,17 @@ const RULES: Rule[] = [
   { kind: 'once', match: /^npm run (contract|seed)\b/, where: 'repo' },
 ];
 
-/** The placeholders of a line, filled in: the staging URLs and :4000 name a running mock, KEY its key. */
-function fill(text: string, mockUrl: string | undefined): string {
+/** The placeholders of a line, filled in: the staging URLs and :4000 name a running mock, KEY its key, :4010 a proxy in front of it. */
+function fill(text: string, mockUrl: string | undefined, proxyUrl?: string): string {
   let filled = text.replace(/"\$KEY"|\bKEY\b/g, KEY);
   if (mockUrl) filled = filled.replace(/https:\/\/staging\.example\.(org|com)|http:\/\/127\.0\.0\.1:4000/g, mockUrl);
+  if (proxyUrl) filled = filled.replace(/http:\/\/127\.0\.0\.1:4010/g, proxyUrl);
   return filled;
 }
+
+/** The user's own end-to-end run in a script line, stood in for by one request of the kind it sends (through `base`). */
+const E2E_STAND_IN = (base: string) =>
+  `curl -fsS -o /dev/null -H 'X-Api-Key: ${KEY}' '${base}/api/v1/Client/Extended?filter=asa&pageSize=5'`;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -193,6 +200,7 @@ async function main(): Promise<void> {
     RULES.find((rule) => rule.match.test(line.text) && (line.recipe !== undefined || !rule.kind.startsWith('recipe')));
   const sameBlock = (a: Line, b: Line) => a.page === b.page && a.block === b.block;
   let mock: Background | undefined;
+  let proxy: Background | undefined;
   try {
     say(`== doc-lines: ${lines.length} lines from ${PAGES.join(', ')}`);
     // Installs first (in page order), so the app has the package for every later line.
@@ -227,8 +235,13 @@ async function main(): Promise<void> {
     }
     mock = await startBackground('npx client-records-mock --port 0', app, env);
     say(`   (a mock for the placeholders: ${mock.url})`);
+    // The journal lines of docs/proxy.md (127.0.0.1:4010) ask a running proxy: this one, in front of that mock.
+    proxy = await startBackground(`npx client-records-mock proxy --upstream ${mock.url} --port 0`, app, env);
+    say(`   (a proxy in front of it for :4010: ${proxy.url})`);
+    const inScript = (line: Line) => lines.some((other) => other !== line && sameBlock(other, line) && ruleOf(other)?.kind === 'script');
     for (const line of lines) {
       const rule = ruleOf(line);
+      if (inScript(line) && rule?.kind !== 'script') continue; // ran with its script's first line
       if (!rule) {
         report(line, 'no rule of scripts/doc-lines.ts says how to run this line', false);
         continue;
@@ -254,8 +267,26 @@ async function main(): Promise<void> {
         } catch (error) {
           report(line, (error as Error).message, false);
         }
+      } else if (rule.kind === 'script') {
+        // The whole block as one bash script: the staging URL is the mock, 4010 a free port, the user's e2e run a
+        // stand-in request through the proxy. It must exit 0 (the mock breaks no rule) and write the reports it names.
+        const port = await freePort();
+        const base = `http://127.0.0.1:${port}`;
+        const script = lines
+          .filter((other) => sameBlock(other, line))
+          .map((other) => (/npm run e2e$/.test(other.text) ? E2E_STAND_IN(base) : fill(other.text, mock!.url)))
+          .join('\n')
+          .replace(/4010/g, String(port));
+        const ran = run('bash', ['-c', script], { cwd: cwdOf(rule.where), env, timeout: 180_000 });
+        const written = [...script.matchAll(/--(?:junit|report) (\S+)/g)].map((match) => match[1]!);
+        const missing = written.filter((file) => !fs.existsSync(path.join(cwdOf(rule.where), file)));
+        report(
+          line,
+          `the block as one script (e2e: ${E2E_STAND_IN(base)}): exit ${ran.status}${missing.length > 0 ? `; not written: ${missing.join(', ')}` : `; wrote ${written.join(', ')}`}: ${lastLines(ran.output)}`,
+          ran.status === 0 && missing.length === 0,
+        );
       } else if (rule.kind === 'curl' || rule.kind === 'once') {
-        const command = fill(line.text, mock.url);
+        const command = fill(line.text, mock.url, proxy.url);
         const curl = rule.kind === 'curl' ? ' -f -sS -o /dev/null -w "%{http_code}"' : '';
         const ran = run('bash', ['-c', `set -o pipefail; ${command}${curl}`], { cwd, env });
         const expected = curl && line.text.includes('code=404') ? 22 : 0; // curl -f exits 22 for the 404 the line asks for
@@ -303,6 +334,7 @@ async function main(): Promise<void> {
       report(line, `with BASE_URL=${mock.url}: exit ${ran.status}: ${lastLines(ran.stdout)}`, ran.status === 0);
     }
   } finally {
+    await proxy?.stop();
     await mock?.stop();
     fs.rmSync(scratch, { recursive: true, force: true });
   }
