@@ -73,6 +73,11 @@ const RULES: Rule[] = [
   { kind: 'skip', match: /npm run e2e$/, reason: "the user's own end-to-end script" },
   {
     kind: 'skip',
+    match: /(^|\s)(npm run mutation|npx stryker )/,
+    reason: 'mutation testing takes hours: never part of CI (docs/mutation.md)',
+  },
+  {
+    kind: 'skip',
     match: /^npm ci$/,
     reason: "the user's own project install (here: the scratch project installed by docs/frontend.md's lines)",
   },
