@@ -192,10 +192,30 @@ export function crossCuttingChecks(check: Define): void {
         `Prefer: code=500; delay=0 gave ${semicolon.status}: a semicolon separates the mock's own`,
         'check.prefer-mock',
       );
+      // RFC 7240 §2 as the description cites it: names are case-insensitive, white space may surround "=", a value
+      // may be a quoted-string; a 2xx code asks for the real answer.
+      for (const value of ['CODE=500', 'code = 500', 'code="500"']) {
+        const spelled = await context.get(path, 'valid', { Prefer: value });
+        context.expect(
+          spelled.status === 500,
+          spelled,
+          `Prefer: ${value} gave ${spelled.status}, not 500 (RFC 7240 §2)`,
+          'check.prefer-mock',
+        );
+      }
+      const real = await context.get(path, 'valid', { Prefer: 'code=200' });
+      context.expect(real.status === plain.status, real, `Prefer: code=200 gave ${real.status}, not the real answer`, 'check.prefer-mock');
       for (const [value, name] of [
         ['code=418', 'code'],
+        ['code=50', 'code'],
+        ['code=5000', 'code'],
+        ['code=abc', 'code'],
         ['delay=10001', 'delay'],
+        ['delay=-1', 'delay'],
+        ['delay=1.5', 'delay'],
+        ['delay=soon', 'delay'],
         ['example=no-such-example', 'example'],
+        ['example=', 'example'],
       ] as const) {
         const bad = await context.get(path, 'valid', { Prefer: value });
         const body = context.expectError(bad, 400, 'VALIDATION_ERROR');
@@ -207,6 +227,28 @@ export function crossCuttingChecks(check: Define): void {
           'check.prefer-mock',
         );
       }
+      // "an unknown example name lists the known ones": every named example of the operation's 200, from this document.
+      const operation = context.contract.operation('getClientsSimple');
+      const content = context.contract.response(operation, 200)?.node.content as
+        Record<string, { examples?: Record<string, unknown> }> | undefined;
+      const names = Object.keys(content?.['application/json']?.examples ?? {});
+      const unknown = await context.get(path, 'valid', { Prefer: 'example=no-such-example' });
+      const listed = context.expectError(unknown, 400, 'VALIDATION_ERROR');
+      const unlisted = names.filter((name) => !listed.Message.includes(name));
+      context.expect(
+        unlisted.length === 0,
+        unknown,
+        `the Message for an unknown example does not list ${unlisted.join(', ')}`,
+        'check.prefer-mock',
+      );
+      const single = await context.get(path, 'valid', { Prefer: 'example="single"' });
+      context.expectStatus(single, 200);
+      context.expect(
+        (single.json as { Results: unknown[] }).Results.length === 1 && single.headers.get('x-total-count') === '1',
+        single,
+        'Prefer: example="single" (a quoted value) did not answer the single example with X-Total-Count 1',
+        'check.prefer-mock',
+      );
       const example = await context.get(path, 'valid', { Prefer: 'example=empty' });
       context.expectStatus(example, 200);
       context.expect(
