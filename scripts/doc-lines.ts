@@ -69,7 +69,7 @@ const RULES: Rule[] = [
   { kind: 'skip', match: /npm run test:frontend/, reason: '`npm run check` runs it (.ci/run)' },
   { kind: 'skip', match: /^docker /, reason: 'no container engine on this machine: the Dockerfile is linted (npm run lint:deploy)' },
   // A block that starts a background process and goes on with its $! is one script: it runs whole (its other lines with it).
-  { kind: 'script', match: /^npx client-records-mock proxy .*&$/, where: 'app' },
+  { kind: 'script', match: /^(npx |node_modules\/\.bin\/)client-records-mock proxy .*&$/, where: 'app' },
   { kind: 'skip', match: /npm run e2e$/, reason: "the user's own end-to-end script" },
   {
     kind: 'skip',
