@@ -327,6 +327,10 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   'response.ValidationError.unknownParameter.summary:a-query-parameter-the-ae0a06': { rules: ['request.unknown-parameter'] },
   // The `X-Api-Key` header is missing or holds an unknown key (`UNAUTHORIZED`).
   'response.Unauthorized:the-xapikey-header-is-dbf36d': { rules: ['request.key-missing', 'request.key-unknown', 'error.code'] },
+  // The examples are the mock's Messages, each for its own case: `missingKey` when no key is sent, `unknownKey` f…
+  'response.Unauthorized:the-examples-are-the-d7f3d2': { rules: ['check.auth-example-messages'] },
+  // Another deployment may word its Messages otherwise, but never answers one case with the other case's example…
+  'response.Unauthorized:another-deployment-may-word-d3881c': { rules: ['check.auth-messages', 'check.auth-example-messages'] },
   // No key sent
   'response.Unauthorized.missingKey.summary:no-key-sent-38b29a': { rules: ['request.key-missing'] },
   // A key the service does not accept

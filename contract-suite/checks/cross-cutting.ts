@@ -23,6 +23,14 @@ async function operationRequests(context: CheckContext): Promise<{ operation: Op
   }));
 }
 
+/** The Message of one named example of an operation's 401 (`missingKey`, `unknownKey`), when the document has it. */
+function unauthorizedExample(context: CheckContext, operationId: string, name: string): string | undefined {
+  type Content = Record<string, { examples?: Record<string, { value?: { Message?: unknown } }> }> | undefined;
+  const content = context.contract.response(context.contract.operation(operationId), 401)?.node.content as Content;
+  const message = content?.['application/json']?.examples?.[name]?.value?.Message;
+  return typeof message === 'string' ? message : undefined;
+}
+
 /** No Access-Control-Allow-Origin for the Origin sent: a skip with the --origin hint for the default Origin, a failure for one the user named. */
 function noAllowOrigin(context: CheckContext, exchange: Exchange): never {
   const hint = `no Access-Control-Allow-Origin for Origin ${context.origin}: a deployment that accepts only listed origins needs --origin with one of them`;
@@ -130,7 +138,7 @@ export function crossCuttingChecks(check: Define): void {
     'cross-cutting',
     'GET every Client operation without a key and with an unknown key → two 401 UNAUTHORIZED whose Messages differ (authentication: the Message tells the cases apart)',
     async (context) => {
-      for (const { request } of (await operationRequests(context)).filter((r) => r.request.key === 'valid')) {
+      for (const { operation, request } of (await operationRequests(context)).filter((r) => r.request.key === 'valid')) {
         const missing = await context.call({ ...request, key: 'none' });
         const unknown = await context.call({ ...request, key: 'wrong' });
 
@@ -142,9 +150,19 @@ export function crossCuttingChecks(check: Define): void {
           `the same Message for a missing and an unknown key: ${JSON.stringify(a.Message)}`,
           'check.auth-messages',
         );
+        // The 401's description: the wording is free, but the missingKey and unknownKey examples' Messages are each
+        // for its own case, so a deployment that answers with the other case's example Message has swapped them.
+        const missingExample = unauthorizedExample(context, operation, 'missingKey');
+        const unknownExample = unauthorizedExample(context, operation, 'unknownKey');
+        context.expect(
+          a.Message !== unknownExample && b.Message !== missingExample,
+          a.Message === unknownExample ? missing : unknown,
+          `a missing key got ${JSON.stringify(a.Message)} and an unknown key ${JSON.stringify(b.Message)}: the other case's example Message (the 401's missingKey and unknownKey examples)`,
+          'check.auth-example-messages',
+        );
       }
     },
-    ['check.auth-messages'],
+    ['check.auth-messages', 'check.auth-example-messages'],
   );
   check(
     'cross-cutting',
