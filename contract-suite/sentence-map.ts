@@ -53,10 +53,10 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   'info#authentication:the-mock-accepts-the-52feba': {
     reason: "A default of our mock's configuration, not of the API: the runner takes the deployment's key with --api-key.",
   },
-  // `page` is an integer from 1 (default 1); `pageSize` an integer from 1 to 100 (default 25).
-  'info#lists-paging-order:page-is-an-integer-a56762': { rules: ['request.value', 'list.echo'] },
-  // Any other value (0, negative, a fraction, not a number, empty, above 100) is rejected with `400 VALIDATION_…
-  'info#lists-paging-order:any-other-value-0-9d01ab': { rules: ['request.value', 'response.status', 'error.message'] },
+  // `page` is an integer from 1 (default 1); `pageSize` an integer from 1 to 100 (default 25), written in decimal…
+  'info#lists-paging-order:page-is-an-integer-1fcdfe': { rules: ['request.value', 'list.echo'] },
+  // Any other value (0, negative, a fraction, not a number, another spelling such as `1e1` or `0x10`, empty, abo…
+  'info#lists-paging-order:any-other-value-0-00cd10': { rules: ['request.value', 'response.status', 'error.message'] },
   // A page past the end is `200` with an empty `Results` array; `Page` and `PageSize` always echo the request.
   'info#lists-paging-order:a-page-past-the-71671f': { rules: ['check.past-end', 'list.echo', 'list.total'] },
   // Clients are ordered by `FullName` (case- and accent-insensitive, English collation: the Unicode Collation A…

@@ -2,14 +2,16 @@
 // bound are accepted and the values just outside are rejected with the
 // documented 400 and a Message that names the parameter (error table: "a
 // parameter or header breaks this document; the Message names it").
-//   type, format (RFC 9562 uuids of every version and either case; other
-//   spellings are not uuids; int32), enum, minimum/maximum and their exclusive
-//   forms, minLength/maxLength in code points (JSON Schema counts code points,
-//   not UTF-16 units, bytes or graphemes), pattern; and what OpenAPI adds to a
+//   type (an integer in decimal digits: not `1e1`, not `0x10`), format (RFC
+//   9562 uuids of every version and either case; other spellings are not
+//   uuids; int32), enum, minimum/maximum and their exclusive forms,
+//   minLength/maxLength in code points (JSON Schema counts code points, not
+//   UTF-16 units, bytes or graphemes), pattern; and what OpenAPI adds to a
 //   query parameter: presence without a value (allowEmptyValue), repetition,
 //   allowReserved (reserved characters sent as they are mean what their
 //   percent-encoded form means). Query parameters the operation does not
-//   document, including another case of one it does, are rejected by name.
+//   document, including another case of one it does and bracketed names such
+//   as `x[__proto__]`, are rejected by name.
 // Every value is held to the document's own schema first (schemaAccepts), so
 // a check never expects what the schema does not say.
 import type { CheckContext, Define } from '../context';
@@ -100,11 +102,13 @@ function numberCases(parameter: SpecParameter, schema: Json, integer: boolean): 
     cases.push({ parameter, keyword: label, accepted: named([String(found.value)]), rejected: named([String(outside)]) });
   }
   const low = bound('minimum')?.value ?? 0;
+  // An integer is written in decimal digits (as schemaAccepts and the judge read one): an exponent or a hex literal
+  // names a number in range, but is not how an integer is written, however a number parser would read it.
   cases.push({
     parameter,
     keyword: `type ${integer ? 'integer' : 'number'}`,
     accepted: [],
-    rejected: named(integer ? [`${low}.5`, 'one'] : ['one']),
+    rejected: named(integer ? [`${low}.5`, 'one', '1e1', '0x10'] : ['one']),
   });
   return cases;
 }
@@ -319,6 +323,11 @@ export function undocumentedNames(contract: SpecContract, operation: SpecOperati
     if (!documented.some((p) => p.name === parameter.name) && !names.has(parameter.name))
       names.set(parameter.name, validValue(contract, parameter, parameterCases(contract, parameter)) ?? '1');
   }
+  // Bracketed names a query parser may read as members of an object, here members of Object.prototype: a parser
+  // that guards against prototype pollution drops them, but they are names the operation does not document either.
+  const first = documented[0]?.name ?? 'x';
+  names.set(`x[__proto__]`, '1');
+  names.set(`${first}[constructor]`, '1');
   return [...names].filter(([name]) => !documented.some((p) => p.name === name)).map(([name, value]) => ({ name, value }));
 }
 

@@ -193,7 +193,7 @@ describe('derived checks: held to the document and to the RFCs', () => {
     expect(casesOf('page')).toEqual({
       'minimum 1': { accepted: ['1'], rejected: ['0'] },
       'maximum 2147483647, format int32': { accepted: ['2147483647'], rejected: ['2147483648'] },
-      'type integer': { accepted: [], rejected: ['1.5', 'one'] },
+      'type integer': { accepted: [], rejected: ['1.5', 'one', '1e1', '0x10'] },
       'presence without a value (allowEmptyValue: false)': { accepted: [], rejected: ['', ''] },
       'given twice': { accepted: [], rejected: ['1'] },
     });
