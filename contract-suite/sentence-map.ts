@@ -259,18 +259,18 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
     note: 'Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
   },
   // `code=NNN`: answer that status, which the operation must document, with a valid `ErrorDto` (a 2xx status as…
-  'param.Prefer:codennn-answer-that-status-60ba37': { rules: ['check.prefer'] },
+  'param.Prefer:codennn-answer-that-status-60ba37': { rules: ['check.prefer', 'check.prefer-mock'] },
   // `delay=MS`: answer that many milliseconds late (0 to 10000);
   'param.Prefer:delayms-answer-that-many-6344c8': { reason: TIMING },
   // `example=NAME`: answer the operation's named example `NAME` from this document, for the status `code` asks …
   'param.Prefer:examplename-answer-the-operation-a1c2f3': {
     rules: ['check.prefer-mock'],
-    note: 'Only `example=empty` on a list, and an unknown name. Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
+    note: "Every named example of every operation, by its name (2xx) or with its error status (`code=401, example=missingKey`), answered as itself, and an unknown name; a name the asked status lacks is not held (the description's 'else' reads either way). Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.",
   },
   // The lists have `typical`, `empty`, `single` and `longest`, where `X-Total-Count` is the example's number of…
   'param.Prefer:the-lists-have-typical-52d625': {
     rules: ['check.prefer-mock'],
-    note: 'Only the list example `empty` (X-Total-Count 0). Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
+    note: 'Every list example answered as itself; X-Total-Count only for `empty` (0) and `single` (1). Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
   },
   // As RFC 7240 asks, a preference the mock does not implement (`return=minimal`, `handling=lenient`, `respond-…
   'param.Prefer:as-rfc-7240-asks-b76aa4': {
