@@ -8,6 +8,7 @@
 //   minLength/maxLength in code points (JSON Schema counts code points, not
 //   UTF-16 units, bytes or graphemes), pattern; and what OpenAPI adds to a
 //   query parameter: presence without a value (allowEmptyValue), repetition,
+//   percent-encoding that does not decode,
 //   allowReserved (reserved characters sent as they are mean what their
 //   percent-encoded form means). Query parameters the operation does not
 //   document, including another case of one it does and bracketed names such
@@ -32,6 +33,8 @@ export interface ParameterValue {
   bare?: boolean;
   /** A query parameter written twice with this value. */
   twice?: boolean;
+  /** Sent as it is, percent-encoding that does not decode to UTF-8 (RFC 3986): bad whatever the schema. */
+  undecodable?: boolean;
   /** How the check's title shows it. */
   shown?: string;
 }
@@ -108,7 +111,11 @@ function numberCases(parameter: SpecParameter, schema: Json, integer: boolean): 
     parameter,
     keyword: `type ${integer ? 'integer' : 'number'}`,
     accepted: [],
-    rejected: named(integer ? [`${low}.5`, 'one', '1e1', '0x10'] : ['one']),
+    rejected: [
+      ...named(integer ? [`${low}.5`, 'one', '1e1', '0x10'] : ['one']),
+      // In a query `+` is a space (form encoding), so `1+` is "1 ": not digits either, though a number parser trims it.
+      ...(integer && parameter.in === 'query' ? [{ text: '1+', raw: true, shown: '"1+" (a space)' }] : []),
+    ],
   });
   return cases;
 }
@@ -234,6 +241,13 @@ export function parameterCases(contract: SpecContract, parameter: SpecParameter)
       accepted: emptyOk ? empty : [],
       rejected: emptyOk ? [] : empty,
     });
+    // A value that is not percent-encoded UTF-8 is no value of any schema (RFC 3986 §2.1, the judge's request.value).
+    cases.push({
+      parameter,
+      keyword: 'percent-encoding (RFC 3986)',
+      accepted: [],
+      rejected: [{ text: '%E0%A4%A', raw: true, undecodable: true, shown: '%E0%A4%A (a cut UTF-8 sequence)' }],
+    });
     const value = validValue(contract, parameter, cases);
     if (value !== undefined && !types.includes('array'))
       cases.push({
@@ -258,7 +272,7 @@ export function parameterCases(contract: SpecContract, parameter: SpecParameter)
       ...c,
       mayBeIgnored,
       accepted: c.accepted.filter((v) => schemaAccepts(contract, parameter, v.text)),
-      rejected: c.rejected.filter((v) => !schemaAccepts(contract, parameter, v.text) || v.twice),
+      rejected: c.rejected.filter((v) => !schemaAccepts(contract, parameter, v.text) || v.twice || v.undecodable),
     }))
     .filter((c) => c.accepted.length > 0 || c.rejected.length > 0);
 }
