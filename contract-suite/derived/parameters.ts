@@ -8,7 +8,7 @@
 //   minLength/maxLength in code points (JSON Schema counts code points, not
 //   UTF-16 units, bytes or graphemes), pattern; and what OpenAPI adds to a
 //   query parameter: presence without a value (allowEmptyValue), repetition,
-//   percent-encoding that does not decode,
+//   percent-encoding that does not decode (a path parameter's too),
 //   allowReserved (reserved characters sent as they are mean what their
 //   percent-encoded form means). Query parameters the operation does not
 //   document, including another case of one it does and bracketed names such
@@ -229,6 +229,14 @@ export function parameterCases(contract: SpecContract, parameter: SpecParameter)
     ];
   else if (types.includes('string') || types.length === 0) cases = stringCases(contract, parameter, schema);
 
+  if (parameter.in === 'query' || parameter.in === 'path')
+    // A value that is not percent-encoded UTF-8 is no value of any schema (RFC 3986 §2.1, the judge's request.value).
+    cases.push({
+      parameter,
+      keyword: 'percent-encoding (RFC 3986)',
+      accepted: [],
+      rejected: [{ text: '%E0%A4%A', raw: true, undecodable: true, shown: '%E0%A4%A (a cut UTF-8 sequence)' }],
+    });
   if (parameter.in === 'query') {
     const emptyOk = parameter.allowEmptyValue || schemaAccepts(contract, parameter, '');
     const empty: ParameterValue[] = [
@@ -240,13 +248,6 @@ export function parameterCases(contract: SpecContract, parameter: SpecParameter)
       keyword: `presence without a value (allowEmptyValue: ${parameter.allowEmptyValue})`,
       accepted: emptyOk ? empty : [],
       rejected: emptyOk ? [] : empty,
-    });
-    // A value that is not percent-encoded UTF-8 is no value of any schema (RFC 3986 §2.1, the judge's request.value).
-    cases.push({
-      parameter,
-      keyword: 'percent-encoding (RFC 3986)',
-      accepted: [],
-      rejected: [{ text: '%E0%A4%A', raw: true, undecodable: true, shown: '%E0%A4%A (a cut UTF-8 sequence)' }],
     });
     const value = validValue(contract, parameter, cases);
     if (value !== undefined && !types.includes('array'))
@@ -280,7 +281,12 @@ export function parameterCases(contract: SpecContract, parameter: SpecParameter)
 /** The request that carries one value of one parameter, every other parameter at its example (path) or left out. */
 export function requestWith(contract: SpecContract, operation: SpecOperation, parameter: SpecParameter, value: ParameterValue): ApiRequest {
   const key: KeyRole = operation.isPublic ? 'none' : 'valid';
-  if (parameter.in === 'path') return { method: 'GET', path: examplePath(contract, operation, { [parameter.name]: value.text }), key };
+  if (parameter.in === 'path')
+    return {
+      method: 'GET',
+      path: examplePath(contract, operation, { [parameter.name]: value.text }, value.raw ? [parameter.name] : []),
+      key,
+    };
   const path = examplePath(contract, operation);
   if (parameter.in === 'header') return { method: 'GET', path, key, headers: { [parameter.name]: value.text } };
   const name = encodeURIComponent(parameter.name);
