@@ -27,9 +27,8 @@ async function operationRequests(context: CheckContext): Promise<{ operation: Op
 
 /** The Message of one named example of an operation's 401 (`missingKey`, `unknownKey`), when the document has it. */
 function unauthorizedExample(context: CheckContext, operationId: string, name: string): string | undefined {
-  type Content = Record<string, { examples?: Record<string, { value?: { Message?: unknown } }> }> | undefined;
-  const content = context.contract.response(context.contract.operation(operationId), 401)?.node.content as Content;
-  const message = content?.['application/json']?.examples?.[name]?.value?.Message;
+  const examples = examplesByStatus(context, operationId).find(([status]) => status === 401)?.[1];
+  const message = (examples?.[name]?.value as { Message?: unknown } | undefined)?.Message;
   return typeof message === 'string' ? message : undefined;
 }
 
