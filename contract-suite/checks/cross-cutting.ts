@@ -137,35 +137,6 @@ export function crossCuttingChecks(check: Define): void {
   );
   check(
     'cross-cutting',
-    'GET every operation, a 400 and a 404 twice in a row, without and with an Origin → the second answer keeps the contract too, with the same status, Code and Access-Control-Allow-Origin (a repeated request is a request like any other)',
-    async (context) => {
-      const paths = operationPaths(context.contract);
-      const requests: ApiRequest[] = [
-        ...(await operationRequests(context)).map((r) => r.request),
-        { method: 'GET', path: `${paths.getClientsSimple}?pageSize=0`, key: 'valid' },
-        { method: 'GET', path: `${paths.getClientDetail}/${UNKNOWN_ID}`, key: 'valid' },
-      ];
-      for (const request of requests) {
-        for (const headers of [{}, { Origin: context.origin }] as Record<string, string>[]) {
-          const first = await context.call({ ...request, headers });
-          const second = await context.call({ ...request, headers });
-
-          // Not the body: a deployment's data may change between two requests; what the same request is answered with may not.
-          context.expect(
-            second.status === first.status &&
-              (second.json as ErrorDto | undefined)?.Code === (first.json as ErrorDto | undefined)?.Code &&
-              second.headers.get('access-control-allow-origin') === first.headers.get('access-control-allow-origin'),
-            second,
-            `the same request answered ${first.status} ${String((first.json as ErrorDto | undefined)?.Code ?? '')}, then ${second.status} ${String((second.json as ErrorDto | undefined)?.Code ?? '')} (Access-Control-Allow-Origin ${first.headers.get('access-control-allow-origin')}, then ${second.headers.get('access-control-allow-origin')})`,
-            'check.repeat',
-          );
-        }
-      }
-    },
-    ['check.repeat'],
-  );
-  check(
-    'cross-cutting',
     'GET every Client operation without a key and with an unknown key → two 401 UNAUTHORIZED whose Messages differ (authentication: the Message tells the cases apart)',
     async (context) => {
       for (const { operation, request } of (await operationRequests(context)).filter((r) => r.request.key === 'valid')) {
