@@ -22,16 +22,17 @@ const SETTLED_CLIENTS = Number(process.env.MUTATION_SETTLED_CLIENTS ?? 1100);
 const SEED = 20260101;
 
 /**
- * Names that make each rule of the documented order matter (openapi.yaml, "Lists: paging, order and totals"):
- * the same name twice (ties go by IdClient), names equal under the collator but not as strings (Åsa / Asa),
- * and a letter the collator places apart from what it folds to (Þ sorts after Z, its folding "th" among the
- * T's), so that a sort by the folded names alone is told from the collator's. Generated names rarely do all
- * three in 120 clients.
+ * Names (and ids) that make each rule of the documented order matter (openapi.yaml, "Lists: paging, order and
+ * totals"): the same name twice and a name equal to it under the collator but not as a string (Åsa / Asa), the
+ * three with ids in the reverse of their list order, so that only ranking them as one name and then by IdClient
+ * orders them right; and a letter the collator places apart from what it folds to (Þ sorts after Z, its folding
+ * "th" among the T's), so that a sort by the folded names alone is told from the collator's. Generated names
+ * rarely do all of this in 120 clients.
  */
-const ORDER_CASES: readonly (readonly [string, string])[] = [
-  ['Åsa', 'Berg'],
-  ['Asa', 'Berg'],
-  ['Asa', 'Berg'],
+const ORDER_CASES: readonly (readonly [string, string, string?])[] = [
+  ['Åsa', 'Berg', '00000000-0000-4000-8000-000000000003'],
+  ['Asa', 'Berg', '00000000-0000-4000-8000-000000000002'],
+  ['Asa', 'Berg', '00000000-0000-4000-8000-000000000001'],
   ['Tor', 'Ek'],
   ['Þór', 'Ek'],
   ['Zoe', 'Aero'],
@@ -41,8 +42,8 @@ function withOrderCases(clients: ClientDetail[]): ClientDetail[] {
   return clients.map((client, i) => {
     const names = ORDER_CASES[i];
     if (!names) return client;
-    const [FirstName, LastName] = names;
-    return { ...client, PersonalInfo: { ...client.PersonalInfo, FirstName, LastName, FullName: `${FirstName} ${LastName}` } };
+    const [FirstName, LastName, IdClient = client.IdClient] = names;
+    return { ...client, IdClient, PersonalInfo: { ...client.PersonalInfo, FirstName, LastName, FullName: `${FirstName} ${LastName}` } };
   });
 }
 
