@@ -53,10 +53,10 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   'info#authentication:the-mock-accepts-the-52feba': {
     reason: "A default of our mock's configuration, not of the API: the runner takes the deployment's key with --api-key.",
   },
-  // `page` is an integer from 1 (default 1); `pageSize` an integer from 1 to 100 (default 25).
-  'info#lists-paging-order:page-is-an-integer-a56762': { rules: ['request.value', 'list.echo'] },
-  // Any other value (0, negative, a fraction, not a number, empty, above 100) is rejected with `400 VALIDATION_…
-  'info#lists-paging-order:any-other-value-0-9d01ab': { rules: ['request.value', 'response.status', 'error.message'] },
+  // `page` is an integer from 1 (default 1); `pageSize` an integer from 1 to 100 (default 25), written in decimal…
+  'info#lists-paging-order:page-is-an-integer-1fcdfe': { rules: ['request.value', 'list.echo'] },
+  // Any other value (0, negative, a fraction, not a number, another spelling such as `1e1` or `0x10`, empty, abo…
+  'info#lists-paging-order:any-other-value-0-00cd10': { rules: ['request.value', 'response.status', 'error.message'] },
   // A page past the end is `200` with an empty `Results` array; `Page` and `PageSize` always echo the request.
   'info#lists-paging-order:a-page-past-the-71671f': { rules: ['check.past-end', 'list.echo', 'list.total'] },
   // Clients are ordered by `FullName` (case- and accent-insensitive, English collation: the Unicode Collation A…
@@ -259,18 +259,18 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
     note: 'Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
   },
   // `code=NNN`: answer that status, which the operation must document, with a valid `ErrorDto` (a 2xx status as…
-  'param.Prefer:codennn-answer-that-status-60ba37': { rules: ['check.prefer'] },
+  'param.Prefer:codennn-answer-that-status-60ba37': { rules: ['check.prefer', 'check.prefer-mock'] },
   // `delay=MS`: answer that many milliseconds late (0 to 10000);
   'param.Prefer:delayms-answer-that-many-6344c8': { reason: TIMING },
   // `example=NAME`: answer the operation's named example `NAME` from this document, for the status `code` asks …
   'param.Prefer:examplename-answer-the-operation-a1c2f3': {
     rules: ['check.prefer-mock'],
-    note: 'Only `example=empty` on a list, and an unknown name. Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
+    note: "Every named example of every operation, by its name (2xx) or with its error status (`code=401, example=missingKey`), answered as itself, and an unknown name; a name the asked status lacks is not held (the description's 'else' reads either way). Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.",
   },
   // The lists have `typical`, `empty`, `single` and `longest`, where `X-Total-Count` is the example's number of…
   'param.Prefer:the-lists-have-typical-52d625': {
     rules: ['check.prefer-mock'],
-    note: 'Only the list example `empty` (X-Total-Count 0). Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
+    note: 'Every list example answered as itself; X-Total-Count only for `empty` (0) and `single` (1). Checked on a deployment that honours Prefer (the mock); a real deployment ignores the header, and the check then skips.',
   },
   // As RFC 7240 asks, a preference the mock does not implement (`return=minimal`, `handling=lenient`, `respond-…
   'param.Prefer:as-rfc-7240-asks-b76aa4': {
@@ -327,6 +327,10 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   'response.ValidationError.unknownParameter.summary:a-query-parameter-the-ae0a06': { rules: ['request.unknown-parameter'] },
   // The `X-Api-Key` header is missing or holds an unknown key (`UNAUTHORIZED`).
   'response.Unauthorized:the-xapikey-header-is-dbf36d': { rules: ['request.key-missing', 'request.key-unknown', 'error.code'] },
+  // The examples are the mock's Messages, each for its own case: `missingKey` when no key is sent, `unknownKey` f…
+  'response.Unauthorized:the-examples-are-the-d7f3d2': { rules: ['check.auth-example-messages'] },
+  // Another deployment may word its Messages otherwise, but never answers one case with the other case's example…
+  'response.Unauthorized:another-deployment-may-word-d3881c': { rules: ['check.auth-messages', 'check.auth-example-messages'] },
   // No key sent
   'response.Unauthorized.missingKey.summary:no-key-sent-38b29a': { rules: ['request.key-missing'] },
   // A key the service does not accept

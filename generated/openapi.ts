@@ -333,7 +333,13 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
-        /** @description The `X-Api-Key` header is missing or holds an unknown key (`UNAUTHORIZED`). */
+        /**
+         * @description The `X-Api-Key` header is missing or holds an unknown key (`UNAUTHORIZED`).
+         *     The examples are the mock's Messages, each for its own case: `missingKey`
+         *     when no key is sent, `unknownKey` for a key the service does not accept.
+         *     Another deployment may word its Messages otherwise, but never answers one
+         *     case with the other case's example Message.
+         */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

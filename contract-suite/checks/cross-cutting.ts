@@ -6,6 +6,8 @@
 // headers). A deployment that accepts only listed origins answers the
 // default Origin without Access-Control-Allow-Origin: then the CORS checks
 // skip and say that --origin must name one of its origins.
+import { isDeepStrictEqual } from 'node:util';
+import type { ErrorDto } from '../../contract/wire-types';
 import { nearMissKeys, type ApiRequest, type Exchange, type NearMissKey } from '../http';
 import type { OperationId } from '../../contract/operations';
 import { operationPaths, UNKNOWN_ID, type CheckContext, type Define, type OperationName } from '../context';
@@ -21,6 +23,13 @@ async function operationRequests(context: CheckContext): Promise<{ operation: Op
       key: operation.isPublic ? 'none' : 'valid',
     },
   }));
+}
+
+/** The Message of one named example of an operation's 401 (`missingKey`, `unknownKey`), when the document has it. */
+function unauthorizedExample(context: CheckContext, operationId: string, name: string): string | undefined {
+  const examples = examplesByStatus(context, operationId).find(([status]) => status === 401)?.[1];
+  const message = (examples?.[name]?.value as { Message?: unknown } | undefined)?.Message;
+  return typeof message === 'string' ? message : undefined;
 }
 
 /** No Access-Control-Allow-Origin for the Origin sent: a skip with the --origin hint for the default Origin, a failure for one the user named. */
@@ -130,7 +139,7 @@ export function crossCuttingChecks(check: Define): void {
     'cross-cutting',
     'GET every Client operation without a key and with an unknown key → two 401 UNAUTHORIZED whose Messages differ (authentication: the Message tells the cases apart)',
     async (context) => {
-      for (const { request } of (await operationRequests(context)).filter((r) => r.request.key === 'valid')) {
+      for (const { operation, request } of (await operationRequests(context)).filter((r) => r.request.key === 'valid')) {
         const missing = await context.call({ ...request, key: 'none' });
         const unknown = await context.call({ ...request, key: 'wrong' });
 
@@ -142,9 +151,19 @@ export function crossCuttingChecks(check: Define): void {
           `the same Message for a missing and an unknown key: ${JSON.stringify(a.Message)}`,
           'check.auth-messages',
         );
+        // The 401's description: the wording is free, but the missingKey and unknownKey examples' Messages are each
+        // for its own case, so a deployment that answers with the other case's example Message has swapped them.
+        const missingExample = unauthorizedExample(context, operation, 'missingKey');
+        const unknownExample = unauthorizedExample(context, operation, 'unknownKey');
+        context.expect(
+          a.Message !== unknownExample && b.Message !== missingExample,
+          a.Message === unknownExample ? missing : unknown,
+          `a missing key got ${JSON.stringify(a.Message)} and an unknown key ${JSON.stringify(b.Message)}: the other case's example Message (the 401's missingKey and unknownKey examples)`,
+          'check.auth-example-messages',
+        );
       }
     },
-    ['check.auth-messages'],
+    ['check.auth-messages', 'check.auth-example-messages'],
   );
   check(
     'cross-cutting',
@@ -272,4 +291,60 @@ export function crossCuttingChecks(check: Define): void {
     },
     ['check.prefer-mock', 'check.prefer'],
   );
+  check(
+    'cross-cutting',
+    'GET every operation with Prefer, on a deployment that honours it (the mock) → code=NNN of each error status it documents is that status (the 404 naming the id), example=NAME of each named example is the example itself',
+    async (context) => {
+      const probe = await context.get(operationPaths(context.contract).getClientsSimple, 'valid', { Prefer: 'code=500' });
+      if (probe.status !== 500)
+        context.skip('the deployment ignores Prefer, as a real deployment does: how the mock reads it is not checked');
+      for (const { operation, request } of await operationRequests(context)) {
+        const documented = context.contract.operation(operation);
+        for (const status of documented.statuses.filter((s) => /^[45]\d\d$/.test(s)).map(Number)) {
+          // "code=NNN: answer that status, which the operation must document, with a valid ErrorDto" (the judge holds
+          // the ErrorDto and its Code to the error table and to that response, e.g. the 405's Allow header).
+          const steered = await context.call({ ...request, headers: { Prefer: `code=${status}` } });
+
+          context.expectStatus(steered, status);
+          const id = /\/Detail\/([^/?]+)/.exec(request.path)?.[1];
+          if (status === 404 && id !== undefined)
+            context.expect(
+              (steered.json as ErrorDto).Message.toLowerCase().includes(decodeURIComponent(id).toLowerCase()),
+              steered,
+              `the Message of Prefer: code=404 does not name the id ${id} (the 404: "the Message names the id")`,
+              'check.prefer-mock',
+            );
+        }
+        for (const [status, examples] of examplesByStatus(context, operation)) {
+          for (const [name, value] of Object.entries(examples)) {
+            // "example=NAME: answer the operation's named example NAME from this document, for the status code asks for".
+            const prefer = status < 300 ? `example=${name}` : `code=${status}, example=${name}`;
+            const named = await context.call({ ...request, headers: { Prefer: prefer } });
+
+            context.expectStatus(named, status);
+            context.expect(
+              isDeepStrictEqual(named.json, value.value),
+              named,
+              `Prefer: ${prefer} did not answer the example ${name} of ${operation}'s ${status}`,
+              'check.prefer-mock',
+            );
+          }
+        }
+      }
+    },
+    ['check.prefer-mock', 'check.prefer'],
+  );
+}
+
+/** An operation's named examples by status, from this document (`content.application/json.examples`). */
+function examplesByStatus(context: CheckContext, operationId: string): [number, Record<string, { value?: unknown }>][] {
+  type Content = Record<string, { examples?: Record<string, { value?: unknown }> }> | undefined;
+  const operation = context.contract.operation(operationId);
+  return operation.statuses
+    .filter((status) => /^\d{3}$/.test(status))
+    .map((status) => {
+      const content = context.contract.response(operation, Number(status))?.node.content as Content;
+      return [Number(status), content?.['application/json']?.examples ?? {}] as [number, Record<string, { value?: unknown }>];
+    })
+    .filter(([, examples]) => Object.keys(examples).length > 0);
 }

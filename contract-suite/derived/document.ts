@@ -150,11 +150,17 @@ export function exampleValue(contract: SpecContract, parameter: SpecParameter): 
 }
 
 /** The operation's path with every path parameter filled with its example (percent-encoded), e.g. Detail's example id. */
-export function examplePath(contract: SpecContract, operation: SpecOperation, values: Record<string, string> = {}): string {
+export function examplePath(
+  contract: SpecContract,
+  operation: SpecOperation,
+  values: Record<string, string> = {},
+  /** Names whose value is sent as it is, not percent-encoded. */
+  raw: readonly string[] = [],
+): string {
   let path = operation.template;
   for (const parameter of operation.parameters.filter((p) => p.in === 'path')) {
     const value = values[parameter.name] ?? exampleValue(contract, parameter) ?? 'x';
-    path = path.replace(`{${parameter.name}}`, encodeURIComponent(value));
+    path = path.replace(`{${parameter.name}}`, raw.includes(parameter.name) ? value : encodeURIComponent(value));
   }
   return path;
 }

@@ -2,14 +2,17 @@
 // bound are accepted and the values just outside are rejected with the
 // documented 400 and a Message that names the parameter (error table: "a
 // parameter or header breaks this document; the Message names it").
-//   type, format (RFC 9562 uuids of every version and either case; other
-//   spellings are not uuids; int32), enum, minimum/maximum and their exclusive
-//   forms, minLength/maxLength in code points (JSON Schema counts code points,
-//   not UTF-16 units, bytes or graphemes), pattern; and what OpenAPI adds to a
+//   type (an integer in decimal digits: not `1e1`, not `0x10`), format (RFC
+//   9562 uuids of every version and either case; other spellings are not
+//   uuids; int32), enum, minimum/maximum and their exclusive forms,
+//   minLength/maxLength in code points (JSON Schema counts code points, not
+//   UTF-16 units, bytes or graphemes), pattern; and what OpenAPI adds to a
 //   query parameter: presence without a value (allowEmptyValue), repetition,
+//   percent-encoding that does not decode (a path parameter's too),
 //   allowReserved (reserved characters sent as they are mean what their
 //   percent-encoded form means). Query parameters the operation does not
-//   document, including another case of one it does, are rejected by name.
+//   document, including another case of one it does and bracketed names such
+//   as `x[__proto__]`, are rejected by name.
 // Every value is held to the document's own schema first (schemaAccepts), so
 // a check never expects what the schema does not say.
 import type { CheckContext, Define } from '../context';
@@ -30,6 +33,8 @@ export interface ParameterValue {
   bare?: boolean;
   /** A query parameter written twice with this value. */
   twice?: boolean;
+  /** Sent as it is, percent-encoding that does not decode to UTF-8 (RFC 3986): bad whatever the schema. */
+  undecodable?: boolean;
   /** How the check's title shows it. */
   shown?: string;
 }
@@ -100,11 +105,17 @@ function numberCases(parameter: SpecParameter, schema: Json, integer: boolean): 
     cases.push({ parameter, keyword: label, accepted: named([String(found.value)]), rejected: named([String(outside)]) });
   }
   const low = bound('minimum')?.value ?? 0;
+  // An integer is written in decimal digits (as schemaAccepts and the judge read one): an exponent or a hex literal
+  // names a number in range, but is not how an integer is written, however a number parser would read it.
   cases.push({
     parameter,
     keyword: `type ${integer ? 'integer' : 'number'}`,
     accepted: [],
-    rejected: named(integer ? [`${low}.5`, 'one'] : ['one']),
+    rejected: [
+      ...named(integer ? [`${low}.5`, 'one', '1e1', '0x10'] : ['one']),
+      // In a query `+` is a space (form encoding), so `1+` is "1 ": not digits either, though a number parser trims it.
+      ...(integer && parameter.in === 'query' ? [{ text: '1+', raw: true, shown: '"1+" (a space)' }] : []),
+    ],
   });
   return cases;
 }
@@ -218,6 +229,14 @@ export function parameterCases(contract: SpecContract, parameter: SpecParameter)
     ];
   else if (types.includes('string') || types.length === 0) cases = stringCases(contract, parameter, schema);
 
+  if (parameter.in === 'query' || parameter.in === 'path')
+    // A value that is not percent-encoded UTF-8 is no value of any schema (RFC 3986 §2.1, the judge's request.value).
+    cases.push({
+      parameter,
+      keyword: 'percent-encoding (RFC 3986)',
+      accepted: [],
+      rejected: [{ text: '%E0%A4%A', raw: true, undecodable: true, shown: '%E0%A4%A (a cut UTF-8 sequence)' }],
+    });
   if (parameter.in === 'query') {
     const emptyOk = parameter.allowEmptyValue || schemaAccepts(contract, parameter, '');
     const empty: ParameterValue[] = [
@@ -254,7 +273,7 @@ export function parameterCases(contract: SpecContract, parameter: SpecParameter)
       ...c,
       mayBeIgnored,
       accepted: c.accepted.filter((v) => schemaAccepts(contract, parameter, v.text)),
-      rejected: c.rejected.filter((v) => !schemaAccepts(contract, parameter, v.text) || v.twice),
+      rejected: c.rejected.filter((v) => !schemaAccepts(contract, parameter, v.text) || v.twice || v.undecodable),
     }))
     .filter((c) => c.accepted.length > 0 || c.rejected.length > 0);
 }
@@ -262,7 +281,12 @@ export function parameterCases(contract: SpecContract, parameter: SpecParameter)
 /** The request that carries one value of one parameter, every other parameter at its example (path) or left out. */
 export function requestWith(contract: SpecContract, operation: SpecOperation, parameter: SpecParameter, value: ParameterValue): ApiRequest {
   const key: KeyRole = operation.isPublic ? 'none' : 'valid';
-  if (parameter.in === 'path') return { method: 'GET', path: examplePath(contract, operation, { [parameter.name]: value.text }), key };
+  if (parameter.in === 'path')
+    return {
+      method: 'GET',
+      path: examplePath(contract, operation, { [parameter.name]: value.text }, value.raw ? [parameter.name] : []),
+      key,
+    };
   const path = examplePath(contract, operation);
   if (parameter.in === 'header') return { method: 'GET', path, key, headers: { [parameter.name]: value.text } };
   const name = encodeURIComponent(parameter.name);
@@ -319,6 +343,11 @@ export function undocumentedNames(contract: SpecContract, operation: SpecOperati
     if (!documented.some((p) => p.name === parameter.name) && !names.has(parameter.name))
       names.set(parameter.name, validValue(contract, parameter, parameterCases(contract, parameter)) ?? '1');
   }
+  // Bracketed names a query parser may read as members of an object, here members of Object.prototype: a parser
+  // that guards against prototype pollution drops them, but they are names the operation does not document either.
+  const first = documented[0]?.name ?? 'x';
+  names.set(`x[__proto__]`, '1');
+  names.set(`${first}[constructor]`, '1');
   return [...names].filter(([name]) => !documented.some((p) => p.name === name)).map(([name, value]) => ({ name, value }));
 }
 

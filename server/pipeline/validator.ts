@@ -182,7 +182,7 @@ export const checkRawQuery: ApiStep = (req, _res, context) => {
   try {
     decodeURIComponent(at < 0 ? url : url.slice(0, at));
   } catch {
-    throw new ApiError('VALIDATION_ERROR', 'the path has invalid percent-encoding');
+    throw new ApiError('VALIDATION_ERROR', undecodablePath(context.route?.params));
   }
   if (at < 0) return;
   const seen = new Set<string>();
@@ -205,3 +205,18 @@ export const checkRawQuery: ApiStep = (req, _res, context) => {
     }
   }
 };
+
+/** A path that does not decode: the Message names the path parameter that does not (the error table: "the Message names it"). */
+function undecodablePath(params: Readonly<Record<string, string>> | undefined): string {
+  const name = Object.keys(params ?? {}).find((key) => !decodes(params![key]!));
+  return name === undefined ? 'the path has invalid percent-encoding' : `path parameter ${quoted(name)} has invalid percent-encoding`;
+}
+
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

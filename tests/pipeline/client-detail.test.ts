@@ -78,7 +78,8 @@ describe('GET /api/v1/Client/Detail/{idClient}', () => {
     '00000000-0000-4000-8000-0000000000000',
     'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz',
     'urn%3Auuid%3A00000000-0000-4000-8000-000000000000',
-  ])('GET /Client/Detail/%s → 400 VALIDATION_ERROR (not a uuid), not 404', async (id) => {
+    '%E0%A4%A',
+  ])('GET /Client/Detail/%s → 400 VALIDATION_ERROR (not a uuid, or not percent-encoding) naming idClient, not 404', async (id) => {
     const { response, body } = await detail(id);
 
     expect(response.status).toBe(400);
