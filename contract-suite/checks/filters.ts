@@ -141,9 +141,14 @@ export function filterChecks(check: Define, contract: SpecContract): void {
     'getClientsExtended',
     "GET /Client/Extended?idStaff&active=true → exactly that staff member's active clients (AND)",
     async (context) => {
-      const { staffIds } = await context.sample();
+      const { staffIds, clients } = await context.sample();
+      // A staff member with both active and inactive clients, where the sample shows one: with only active
+      // clients the AND would equal idStaff alone, and an implementation ignoring `active` here would pass.
+      const statusesOf = (id: string) => new Set(clients.filter((c) => c.IdStaff === id).map((c) => c.Status));
       const idStaff =
-        staffIds[staffIds.length - 1] ?? context.skip('no listed client has a staff member: cannot combine idStaff with active');
+        staffIds.find((id) => statusesOf(id).size > 1) ??
+        staffIds[staffIds.length - 1] ??
+        context.skip('no listed client has a staff member: cannot combine idStaff with active');
       const all = await context.walk<ClientExtended>(extended, { idStaff });
 
       const both = await context.walk<ClientExtended>(extended, { idStaff, active: 'true' });
