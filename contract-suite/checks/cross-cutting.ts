@@ -309,7 +309,9 @@ export function crossCuttingChecks(check: Define): void {
           const id = /\/Detail\/([^/?]+)/.exec(request.path)?.[1];
           if (status === 404 && id !== undefined)
             context.expect(
-              (steered.json as ErrorDto).Message.toLowerCase().includes(decodeURIComponent(id).toLowerCase()),
+              String((steered.json as Partial<ErrorDto> | undefined)?.Message ?? '')
+                .toLowerCase()
+                .includes(decodeURIComponent(id).toLowerCase()),
               steered,
               `the Message of Prefer: code=404 does not name the id ${id} (the 404: "the Message names the id")`,
               'check.prefer-mock',
