@@ -78,7 +78,9 @@ test.describe('a slow backend (Prefer: delay=1500)', () => {
   test.use({ extraHTTPHeaders: { Prefer: 'delay=1500' } });
 
   test('list → "Loading…" while the answer is delayed, then the rows', async ({ page }) => {
-    await page.goto('/');
+    // From the navigation's commit, not its load event: on a busy machine the page may take longer to load
+    // than the delay, and the loading state would be gone before the first look.
+    await page.goto('/', { waitUntil: 'commit' });
 
     await expect(status(page)).toHaveText('Loading…');
     await expect(status(page)).toHaveText('1–10 of 1000');

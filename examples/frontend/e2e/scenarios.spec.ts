@@ -41,7 +41,9 @@ test.describe('each test in its own scenario, in parallel', () => {
   test('slow 1200-1500 ms → "Loading…", then the rows; the journal shows the answer took at least 1200 ms', async ({ page, mock }) => {
     await mock.use({ scenario: 'slow', min: 1200, max: 1500 });
 
-    await page.goto('/');
+    // From the navigation's commit, not its load event: on a busy machine the page may take longer to load
+    // than the delay, and the loading state would be gone before the first look.
+    await page.goto('/', { waitUntil: 'commit' });
 
     await expect(status(page)).toHaveText('Loading…');
     await expect(status(page)).toHaveText('1–10 of 1000');
