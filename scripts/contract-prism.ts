@@ -155,8 +155,8 @@ async function main(): Promise<number> {
     const equivalent = recorded.filter((request) => isEquivalentSpelling(request.path));
     // Values that are not percent-encoded UTF-8 (the derived checks' undecodable ids and query values): Prism's URI
     // decoding throws on them and it closes the connection unanswered, a limit of Prism, not an answer to judge.
-    const undecodable = recorded.filter((request) => !equivalent.includes(request) && isUndecodable(request.path));
-    const requests = [...recorded.filter((request) => !equivalent.includes(request) && !undecodable.includes(request)), ...generated];
+    const undecodable = [...recorded, ...generated].filter((request) => !equivalent.includes(request) && isUndecodable(request.path));
+    const requests = [...recorded, ...generated].filter((request) => !equivalent.includes(request) && !undecodable.includes(request));
 
     // 3. Replay through Prism, next to the direct answer.
     const viaPrism: Target = { baseUrl: prism.ready, apiKey: DEFAULT_API_KEY };
@@ -176,7 +176,7 @@ async function main(): Promise<number> {
 
     const kinds = [...rejectedKinds].map(([kind, count]) => `${kind}×${count}`).join(', ') || 'none';
     console.log(
-      `Prism ${prismVersion.version} replay: ${requests.length} requests (${recorded.length - equivalent.length - undecodable.length} from ${results.length} contract checks, ${generated.length} generated with seed ${SEED}; ${equivalent.length} spelled otherwise than their RFC 3986 normal form and ${undecodable.length} not percent-decodable left out); ` +
+      `Prism ${prismVersion.version} replay: ${requests.length} requests (from ${recorded.length} requests of ${results.length} contract checks and ${generated.length} generated with seed ${SEED}, ${equivalent.length} spelled otherwise than their RFC 3986 normal form and ${undecodable.length} not percent-decodable left out); ` +
         `${tally.forwarded} forwarded and validated, ${tally.rejected} rejected by Prism on the request side (${kinds}), ` +
         `${tally.violation} violations, ${tally.disagreement} disagreements`,
     );
