@@ -19,6 +19,8 @@ export interface Operation {
   examples: ReadonlyMap<number, StatusExamples>;
   /** Query parameters of type integer: their raw text must be plain decimal digits. */
   integerQueryParams: ReadonlySet<string>;
+  /** Its parameters as the spec declares them, `$ref`s resolved (the path item's, then the operation's, which win by name and place). */
+  parameters: readonly Parameter[];
   match(path: string): Record<string, string> | undefined;
 }
 
@@ -37,11 +39,15 @@ function compileTemplate(template: string): (path: string) => Record<string, str
   };
 }
 
-interface Parameter {
+/** A parameter object of openapi.yaml: the fields read here, the rest kept as the spec writes them. */
+export interface Parameter {
   name: string;
   in: string;
-  schema?: { type?: string };
+  required?: boolean;
+  allowEmptyValue?: boolean;
+  schema?: Record<string, unknown> & { type?: string };
   $ref?: string;
+  [keyword: string]: unknown;
 }
 
 export function readOperations(spec: OpenApiDocument): readonly Operation[] {
@@ -57,7 +63,11 @@ export function readOperations(spec: OpenApiDocument): readonly Operation[] {
       parameters?: Parameter[];
     };
     const security = get.security ?? globalSecurity ?? [];
-    const parameters = (get.parameters ?? []).map(resolve);
+    const own = (get.parameters ?? []).map(resolve);
+    const inherited = ((item.parameters ?? []) as Parameter[])
+      .map(resolve)
+      .filter((shared) => !own.some((p) => p.name === shared.name && p.in === shared.in));
+    const parameters = [...inherited, ...own];
     return {
       operationId: get.operationId,
       template,
@@ -65,6 +75,7 @@ export function readOperations(spec: OpenApiDocument): readonly Operation[] {
       statuses: new Set(Object.keys(get.responses).map(Number)),
       examples: responseExamples(spec, template),
       integerQueryParams: new Set(parameters.filter((p) => p.in === 'query' && p.schema?.type === 'integer').map((p) => p.name)),
+      parameters,
       match: compileTemplate(template),
     };
   });

@@ -13,7 +13,9 @@ import type { Logger } from 'pino';
 import { generateClients } from '../seeds/client';
 import { DataFileError, loadDataFile } from '../seeds/data-file';
 import { bundledSpec, readSpec, SpecSchemas, type SpecSource } from '../contract/spec';
-import { createApp, warmUp, type App, type AppSettings } from './pipeline/app';
+import type * as AppModule from './pipeline/app';
+import type { App } from './pipeline/app';
+import { apiPath, type ApiPath, type AppSettings } from './pipeline/api-path';
 import { ClientStore } from './engine/store';
 import { Control } from './control/control';
 import type { CoverageMin } from './control/coverage';
@@ -86,17 +88,25 @@ function reservedPaths(spec: SpecSource): string[] {
 }
 
 /**
- * The app for a spec and its data, with the control room when there is one.
- * Throws a one-line Error when the spec has a path under /__control/ (the
- * control API would hide it) or --scenario names no scenario of it.
+ * Express and express-openapi-validator load when the first app is made, not
+ * with this module: the in-process lean path (msw-core.ts) may never need them.
  */
-export function appFor(
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above.
+const appModule = (): typeof AppModule => require('./pipeline/app') as typeof AppModule;
+
+/**
+ * What an app is made of for a spec and its data (pipeline/api-path.ts), with
+ * the control room when there is one. Throws a one-line Error when the spec
+ * has a path under /__control/ (the control API would hide it) or --scenario
+ * names no scenario of it.
+ */
+export function apiPathFor(
   settings: Readonly<MockSettings>,
   store: ClientStore,
   logger: Logger,
   spec: SpecSource,
   control: Control | undefined,
-): App {
+): ApiPath {
   if (control && settings.control) {
     const taken = reservedPaths(spec);
     if (taken.length > 0) {
@@ -106,7 +116,28 @@ export function appFor(
     }
   }
   control?.useSpec(spec);
-  return createApp(settings, store, logger, spec, control && controlPort(control));
+  return apiPath(settings, store, logger, spec, control && controlPort(control));
+}
+
+/** The Express app on an API path (pipeline/app.ts, appOn). */
+export function appOn(path: ApiPath): App {
+  return appModule().appOn(path);
+}
+
+/** The app for a spec and its data (apiPathFor's checks apply). */
+export function appFor(
+  settings: Readonly<MockSettings>,
+  store: ClientStore,
+  logger: Logger,
+  spec: SpecSource,
+  control: Control | undefined,
+): App {
+  return appOn(apiPathFor(settings, store, logger, spec, control));
+}
+
+/** Resolves when the app's validator is ready (app.ts, warmUp), to Ping's status. */
+export function warmUp(app: App): Promise<number> {
+  return appModule().warmUp(app);
 }
 
 /** The spec the settings serve: SPEC_FILE when set (read afresh), else the package's own openapi.yaml. */

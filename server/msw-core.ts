@@ -2,16 +2,26 @@
 // This module imports nothing of msw: the package's two MSW entries hand it msw's own `http`
 // (server/msw.ts for require(), server/msw.mjs for import), so a project on MSW 2 or 3, CommonJS
 // or ES modules, gets handlers made by the very msw instance its setupServer uses (issue 26).
-// Each intercepted fetch is injected into the real app's request handler with
-// light-my-request: no port, no socket, yet routing, auth, validation, paging,
-// filters, headers and Prefer run exactly as over HTTP, because it is the same app.
-// What remains different is socket-level behaviour only (server timeouts,
-// keep-alive and connection handling, raw-socket answers to malformed HTTP).
+// Each intercepted fetch is injected into the real app with light-my-request:
+// no port, no socket, yet routing, auth, validation, paging, filters, headers
+// and Prefer run exactly as over HTTP, because it is the same pipeline. A plain
+// request (a GET whose parameters are proven valid, no Prefer, no scenario) is
+// answered by the lean path (pipeline/lean-path.ts: the same steps without
+// Express and the validator), anything else by the Express app, built on the
+// same views, key gate and control room when the first such request comes:
+// a test file that sends only plain requests never loads Express (issue 26
+// item 6). What remains different is socket-level behaviour only (server
+// timeouts, keep-alive and connection handling, raw-socket answers to
+// malformed HTTP).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inject } from 'light-my-request';
 import { ConfigError, configFromOptions, type Config, type ConfigOptions } from './process/config';
 import { createLogger } from './process/logger';
-import { mockFromConfig, type Mock } from './mock';
+import { apiPathFor, appOn, buildStore, controlFor, specOf, warmUp } from './mock';
+import type { App } from './pipeline/app';
+import type { ApiPath } from './pipeline/api-path';
+import { leanPath, type LeanPath } from './pipeline/lean-path';
+import { beginRequest } from './pipeline/request';
 
 export interface HandlerOptions extends ConfigOptions {
   /** Where the code under test sends its requests, e.g. `http://127.0.0.1:4000` (a path prefix is stripped). */
@@ -72,24 +82,59 @@ function pinOwnMethods(target: object): void {
   }
 }
 
-function dispatchTo(app: Mock['app']) {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    pinOwnMethods(req);
-    pinOwnMethods(res);
-    app(req, res);
+/** A mock for in-process handlers: the API path and its lean driver at once, the Express app when first needed. */
+interface InProcessMock {
+  path: ApiPath;
+  lean: LeanPath;
+  /** The Express app on the same API path, made (and its validator warmed) by the first request the lean path leaves. */
+  full(): Promise<App>;
+}
+
+/** The data, the API path and the lean path for ready settings (mock.ts's road, without the Express app). */
+function inProcessMock(config: Readonly<Config>): InProcessMock {
+  const spec = specOf(config);
+  // The search index waits for the first filter: a test file that never filters never pays for it (issue 26 item 6).
+  const store = buildStore(config, spec, { lazySearch: true });
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
+  const path = apiPathFor(config, store, logger, spec, controlFor(config));
+  let full: Promise<App> | undefined;
+  return {
+    path,
+    lean: leanPath(path),
+    full: () =>
+      (full ??= (async () => {
+        const app = appOn(path);
+        await warmUp(app);
+        return app;
+      })()),
   };
 }
 
-// Mocks by their settings: the handlers a test adds for one state (`prefer`) reuse the app the suite's
-// handlers built with the same options, instead of building the data, indexes and validator again.
-const mocks = new Map<string, Promise<Mock<Config>>>();
+/** Answers one injected request: its context first (as the app's own handler makes it), then the lean path or the app. */
+function dispatchTo(mock: InProcessMock) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const { path } = mock;
+    const context = beginRequest(req, res, path.lines);
+    path.control?.begin(req, res, context);
+    if (mock.lean(req, res, context)) return;
+    pinOwnMethods(req);
+    pinOwnMethods(res);
+    mock.full().then(
+      (app) => app.respond(req, res, context),
+      (error: unknown) => res.destroy(error as Error),
+    );
+  };
+}
 
-function mockFor(config: Readonly<Config>): Promise<Mock<Config>> {
+// Mocks by their settings: the handlers a test adds for one state (`prefer`) reuse the mock the suite's
+// handlers built with the same options, instead of building the data, indexes and validator again.
+const mocks = new Map<string, Promise<InProcessMock>>();
+
+function mockFor(config: Readonly<Config>): Promise<InProcessMock> {
   const key = JSON.stringify(config);
   let mock = mocks.get(key);
   if (!mock) {
-    // The search index waits for the first filter: a test file that never filters never pays for it (issue 26 item 6).
-    mock = mockFromConfig(config, createLogger(config.logLevel, undefined, config.logFormat), undefined, { lazySearch: true });
+    mock = new Promise((resolve) => resolve(inProcessMock(config)));
     mocks.set(key, mock);
     // A bad data file is not remembered: the next call tries again.
     mock.catch(() => mocks.delete(key));
@@ -118,7 +163,7 @@ export function createHandlersWith<Handler>(http: MswHttp<Handler>, options: Rea
   const prefix = base.pathname.replace(/\/+$/, '');
   const linksKeepPrefix = prefix !== '' && mockOptions.publicUrl === undefined ? { publicUrl: base.origin + prefix } : {};
   const config = configFromOptions({ logLevel: 'silent', ...linksKeepPrefix, ...mockOptions });
-  const ready: Promise<Mock<Config>> = mockFor(config);
+  const ready = mockFor(config);
   // A bad data file rejects here; it is reported at the first request, not as an unhandled rejection.
   ready.catch(() => undefined);
 
@@ -126,7 +171,7 @@ export function createHandlersWith<Handler>(http: MswHttp<Handler>, options: Rea
     const mock = await ready;
     const url = new URL(request.url);
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : Buffer.from(await request.arrayBuffer());
-    const answer = await inject(dispatchTo(mock.app), {
+    const answer = await inject(dispatchTo(mock), {
       method: request.method as 'GET',
       // The raw path and query, as the client encoded them: the app's own parsing must see what a socket would carry.
       url: url.pathname.slice(prefix.length) + url.search,

@@ -10,36 +10,22 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { describeSchemaError, SpecSchemas, type OpenApiDocument, type SpecSource } from '../../contract/spec';
-import { ApiKeyGate, unauthorized } from './auth';
+import type { SpecSource } from '../../contract/spec';
+import type { Operation } from '../../contract/operations';
+import { apiPath, runSteps, type ApiPath, type AppSettings } from './api-path';
 import { docsRoutes } from './docs';
-import { ApiError, methodNotAllowed, noRoute, UNKNOWN_KEY_MESSAGE } from '../errors';
 import { errorHandler } from './error-handler';
-import { responseHygiene, type HygieneSettings } from './http-hygiene';
-import { FaultInjector, mockControls, type FaultSettings } from './mock-controls';
-import { findOperation, readOperations, type Operation, type OperationId } from '../../contract/operations';
-import {
-  beginRequest,
-  contextOf,
-  documentedParameters,
-  DONE,
-  listParameters,
-  REQUEST_ID_HEADER,
-  requestLineLogger,
-  type ApiStep,
-  type ControlPort,
-  type OperationHandler,
-} from './request';
-import { pagingHeaders } from './paging';
-import { ResponseCache } from './response-cache';
-import { clientHandlers } from './handlers/clients';
-import { diagnosticsHandlers } from './handlers/diagnostics';
-import { ClientParts, type ClientView, type ViewCheck } from '../engine/projections';
+import { beginRequest, contextOf, documentedParameters, REQUEST_ID_HEADER, type ApiStep, type ControlPort, type RequestContext } from './request';
+import type { ResponseCache } from './response-cache';
 import type { ClientStore } from '../engine/store';
-import { checkRawQuery, openApiValidator } from './validator';
+import { openApiValidator } from './validator';
+
+export type { AppSettings };
 
 export interface App {
   (req: IncomingMessage, res: ServerResponse): void;
+  /** Answers a request whose context is made (beginRequest and the control room's begin ran): the lean path hands on what it cannot answer. */
+  respond(req: IncomingMessage, res: ServerResponse, context: RequestContext): void;
   cache: ResponseCache | undefined;
   /**
    * The work a listening server does once ready, in slices between requests
@@ -49,63 +35,6 @@ export interface App {
    */
   prebuild(signal?: AbortSignal): Promise<void>;
 }
-
-// Stores are immutable and tests build many apps over one store: its parts are made once.
-const partsOf = new WeakMap<ClientStore, { parts: ClientParts; validated: boolean }>();
-
-/** Every client's three views as JSON, each checked against openapi.yaml once when responses are validated. */
-function clientParts(store: ClientStore, spec: OpenApiDocument, validate: boolean): ClientParts {
-  const known = partsOf.get(store);
-  if (known && (known.validated || !validate)) return known.parts;
-  let check: ViewCheck | undefined;
-  if (validate) {
-    // Compiled when the first view of each kind is made, not at start (~0.1 s): a listening
-    // server makes its views in the background right after it is ready, and an in-process
-    // set-up whose first answer is a Simple page compiles only ClientSimple (issue 26 item 6).
-    let schemas: SpecSchemas | undefined;
-    const validators: Partial<Record<ClientView, ReturnType<SpecSchemas['validator']>>> = {};
-    check = (view, client, position) => {
-      schemas ??= new SpecSchemas(spec);
-      const validator = (validators[view] ??= schemas.validator(view));
-      if (!validator(client)) throw new Error(`client ${position} as ${view}${describeSchemaError(validator.errors?.[0])}`);
-    };
-  }
-  const parts = new ClientParts(store.records, check);
-  partsOf.set(store, { parts, validated: validate });
-  return parts;
-}
-
-/** 404 for a path that is no operation, 405 for a method other than GET on one that is; the route goes into the context. */
-function resolveOperation(operations: readonly Operation[]): ApiStep {
-  return (req, _res, context) => {
-    const route = findOperation(operations, req.path);
-    if (!route) throw noRoute(req.method, req.path);
-    context.route = route;
-    if (req.method !== 'GET') throw methodNotAllowed(req.method);
-  };
-}
-
-/**
- * 401 unless the operation is public or the key is accepted (checked once:
- * the cache's key may have checked it). In the `unauthorised` scenario every
- * key is rejected, as an unknown one would be.
- */
-function requireApiKey(gate: ApiKeyGate): ApiStep {
-  return (req, _res, context) => {
-    if (context.route!.operation.isPublic) return;
-    context.keyCheck ??= gate.check(req);
-    if (context.keyCheck !== 'accepted') throw unauthorized(context.keyCheck);
-    if (context.scenario?.rejectKeys) {
-      if (!req.headers['x-api-key']) throw unauthorized('missing');
-      throw new ApiError('UNAUTHORIZED', `${UNKNOWN_KEY_MESSAGE} (simulated: scenario ${context.scenario.name})`);
-    }
-  };
-}
-
-/** A bad X-Mock-Session or X-Mock-Scenario (the control room found it): 400 naming the header, once the route is known. */
-const checkScenario: ApiStep = (_req, _res, context) => {
-  if (context.scenarioProblem !== undefined) throw new ApiError('VALIDATION_ERROR', context.scenarioProblem);
-};
 
 /** The docs and spec routes, skipped by API requests: they would otherwise test each of its routes against every API path. */
 function outsideApi(docs: RequestHandler, operations: readonly Operation[]): RequestHandler {
@@ -117,68 +46,17 @@ function outsideApi(docs: RequestHandler, operations: readonly Operation[]): Req
 }
 
 /**
- * The operation's handler, by the operationId resolveOperation matched: the
- * route was found once, against the spec's templates, and is not looked up
- * again. The table's type names every operationId openapi.yaml declares, so an
- * operation without a handler does not compile.
- */
-function dispatch(handlers: Readonly<Record<OperationId, OperationHandler>>): ApiStep {
-  return (req, res, context) => {
-    const route = context.route!;
-    const handler = handlers[route.operation.operationId] as OperationHandler | undefined;
-    // An operation added to a watched spec has no handler until the code has one.
-    if (!handler) throw noRoute(req.method, req.path);
-    // Express resets req.params at every layer: the path's own parameters, decoded (checkRawQuery proved they decode).
-    for (const name in route.params) req.params[name] = decodeURIComponent(route.params[name]!);
-    handler(req, res, context);
-    return DONE;
-  };
-}
-
-/**
- * The API's steps as one Express layer, run in order with the request's
- * context passed to each: a step returns to go on (the loop calls the next
- * one, nobody calls back into this file), throws to answer with an error,
- * returns DONE when the request needs nothing more, or returns a promise
- * (the validator, a delay) the path waits for. The router would otherwise
- * match the path, process parameters and allocate its closures again for
- * every one of a dozen layers on every request (about 13% of what an uncached
- * request allocated). Errors go to the error handler, as Express would send them.
+ * The API's steps as one Express layer (api-path.ts runs them): the router
+ * would otherwise match the path, process parameters and allocate its
+ * closures again for every one of a dozen layers on every request (about 13%
+ * of what an uncached request allocated). Errors go to the error handler, as
+ * Express would send them.
  */
 function inSequence(steps: readonly ApiStep[]): RequestHandler {
   return (req, res, fail) => {
     // Made by this app's handler (beginRequest) before Express ran.
-    const context = contextOf(req)!;
-    let at = 0;
-    const run = (): void => {
-      try {
-        while (at < steps.length) {
-          const result = steps[at++]!(req, res, context);
-          if (result === DONE) return;
-          if (result !== undefined) {
-            result.then((after) => {
-              if (after !== DONE) run();
-            }, fail);
-            return;
-          }
-        }
-      } catch (thrown) {
-        fail(thrown);
-      }
-    };
-    run();
+    runSteps(steps, req, res, contextOf(req)!, fail);
   };
-}
-
-/** The settings the pipeline reads, as values (process/config.ts parses and checks them; its Config has them all). */
-export interface AppSettings extends FaultSettings, HygieneSettings {
-  apiKeys: readonly string[];
-  auth: boolean;
-  validateResponses: boolean;
-  fullResponseValidation: boolean;
-  cache: boolean;
-  cacheMb: number;
-  publicUrl: string | undefined;
 }
 
 /**
@@ -195,15 +73,13 @@ export function createApp(
   source: SpecSource,
   control?: ControlPort,
 ): App {
-  const spec = source.document;
-  const operations = readOperations(spec);
-  const gate = new ApiKeyGate(config.apiKeys, config.auth);
-  const faults = new FaultInjector(config);
-  const cache = config.cache ? new ResponseCache(config.cacheMb * 1024 * 1024, gate, (context) => faults.decide(context)) : undefined;
-  const parts = clientParts(store, spec, config.validateResponses);
-  const list = listParameters(spec);
-  const paging = pagingHeaders(list, config.publicUrl);
+  return appOn(apiPath(config, store, logger, source, control));
+}
 
+/** The Express app over an API path: the one the in-process lean path hands on to shares its views, cache and fault sequence. */
+export function appOn(path: ApiPath): App {
+  const { config, store, logger, source, control, operations, cache, parts, lines } = path;
+  const spec = source.document;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -211,33 +87,28 @@ export function createApp(
   app.set('strict routing', true);
   app.set('query parser', 'simple');
 
-  app.use(responseHygiene(config, control));
+  app.use(path.hygiene);
   if (control) app.use(control.routes);
   app.use(outsideApi(docsRoutes(source, config.publicUrl, control?.steering ?? false), operations));
   app.use(
-    inSequence([
-      resolveOperation(operations),
-      ...(control?.steering ? [checkScenario] : []),
-      requireApiKey(gate),
-      ...(cache ? [cache.capture()] : []),
-      checkRawQuery,
-      openApiValidator(spec, config.validateResponses || config.fullResponseValidation),
-      mockControls(faults, { parameters: list, paging }),
-      dispatch({
-        ...diagnosticsHandlers(),
-        ...clientHandlers(store, { parts, listParameters: list, paging, objectPath: config.fullResponseValidation }),
+    inSequence(
+      path.steps({
+        ...(cache ? { capture: cache.capture() } : {}),
+        validator: openApiValidator(spec, config.validateResponses || config.fullResponseValidation),
       }),
-    ]),
+    ),
   );
   app.use(errorHandler(logger, documentedParameters(spec)));
 
-  const lines = requestLineLogger(logger);
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
-    const context = beginRequest(req, res, lines);
-    control?.begin(req, res, context);
+  const respond = (req: IncomingMessage, res: ServerResponse, context: RequestContext) => {
     if (cache?.serve(req, res, context)) return;
     res.setHeader(REQUEST_ID_HEADER, context.id);
     app(req as express.Request, res as express.Response);
+  };
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const context = beginRequest(req, res, lines);
+    control?.begin(req, res, context);
+    respond(req, res, context);
   };
   const prebuild = async (signal?: AbortSignal) => {
     await store.prebuildSearch(signal);
@@ -245,7 +116,7 @@ export function createApp(
     await store.compact(signal);
     await parts.prebuild(signal);
   };
-  return Object.assign(handler, { cache, prebuild });
+  return Object.assign(handler, { respond, cache, prebuild });
 }
 
 /**

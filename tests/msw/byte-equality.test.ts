@@ -1,6 +1,10 @@
-// The MSW handlers answer from the same app as the HTTP server (server/msw.ts):
-// for 200 varied requests, status, body bytes, X-Total-Count and Link must be
-// equal to a real server's started with the same settings.
+// The MSW handlers answer from the same pipeline as the HTTP server (server/msw.ts):
+// for 200 varied requests, status, body bytes and every header but the
+// per-request ones (X-Request-Id, Date) must be equal to a real server's
+// started with the same settings. Plain requests are answered by the lean path
+// (pipeline/lean-path.ts), the rest by the Express app: the mix has both, and
+// requests at the edge between them (an empty filter, an upper-case uuid, a
+// page written with a leading zero, a conditional GET, an Origin).
 import { setupServer } from 'msw/node';
 import { createHandlers } from '../../server/msw';
 import { startServer, type RunningMock } from '../../server/index';
@@ -62,6 +66,28 @@ function varied(count: number): Case[] {
       path: ['/api/v1/Client/Simple', '/api/v1/Client/Extended?active=true'][i % 2]!,
       headers: { ...key, Prefer: `example=${['empty', 'single', 'longest', 'typical', 'nosuch'][i % 5]}` },
     }),
+    (i) => ({
+      method: 'GET',
+      path: [
+        '/api/v1/Client/Extended?filter=',
+        '/api/v1/Client/Extended?filter=%F0%9F%98%80%20a',
+        `/api/v1/Client/Extended?filter=${'x'.repeat(200)}`,
+        `/api/v1/Client/Extended?filter=${'x'.repeat(201)}`,
+        '/api/v1/Client/Simple?page=007',
+        '/api/v1/Client/Simple?page=2147483647&pageSize=100',
+        '/api/v1/Client/Simple?page=2147483648',
+        `/api/v1/Client/Detail/${someClient(i).IdClient.toUpperCase()}`,
+        `/api/v1/Client/Extended?idStaff=${(someClient(i).Staff?.IdStaff ?? someClient(i).IdClient).toUpperCase()}`,
+        '/api/v1/Client/Extended?active=1',
+        '/api/v1/Client/Simple?page=1#top',
+      ][i % 11]!,
+      headers: key,
+    }),
+    (i) => ({
+      method: 'GET',
+      path: `/api/v1/Client/Simple?page=${(i % 3) + 1}`,
+      headers: [{ ...key, Origin: 'https://app.example' }, { ...key, 'If-Modified-Since': 'Sat, 28 Nov 2026 00:00:00 GMT' }, { ...key, 'X-Request-Id': `req-${i}` }][i % 3]!,
+    }),
   ];
   return Array.from({ length: count }, (_, i) => makers[i % makers.length]!(i));
 }
@@ -69,14 +95,19 @@ function varied(count: number): Case[] {
 interface Answer {
   status: number;
   body: string;
-  total: string | null;
-  link: string | null;
+  /** Every header but X-Request-Id (a fresh uuid per request unless the caller sent one) and Date. */
+  headers: [string, string][];
 }
+
+/** Headers a connection carries (the HTTP server's keep-alive), which an answer without a socket has no reason to. */
+const PER_REQUEST_OR_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 async function send(base: string, { method, path, headers }: Case): Promise<Answer> {
   const response = await fetch(`${base}${path}`, { method, headers });
   const body = Buffer.from(await response.arrayBuffer()).toString('base64');
-  return { status: response.status, body, total: response.headers.get('x-total-count'), link: response.headers.get('link') };
+  const kept = [...response.headers].filter(([name]) => !PER_REQUEST_OR_CONNECTION.has(name));
+  const echoed = headers['X-Request-Id'] !== undefined;
+  return { status: response.status, body, headers: kept.filter(([name]) => echoed || name !== 'x-request-id') };
 }
 
 describe('createHandlers (msw) against a real server with the same settings', () => {
