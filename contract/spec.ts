@@ -7,18 +7,23 @@
 // parsed from): a fresh process reads that instead of loading and running the YAML parser
 // (~0.4 s of an in-process set-up, issue 26 item 6). The YAML stays the one source: the JSON
 // is used only while its hash matches the text read, anything else parses the YAML, and a
-// test proves the JSON form loses nothing. The YAML parser and Ajv are loaded when first used.
+// test proves the JSON form loses nothing. The build also writes Ajv's standalone code for every
+// component schema of openapi.yaml (derived/openapi.yaml.validators.js, stamped with the same hash):
+// SpecSchemas hands those out for the package's own spec instead of loading Ajv and compiling
+// (~0.1 s of an in-process first answer). The YAML parser and Ajv are loaded when first used.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as YamlModule from 'yaml';
 import type { default as Ajv2020Class, ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import type { default as addFormatsFunction } from 'ajv-formats';
+import type { default as StandaloneFunction } from 'ajv/dist/standalone';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, not by every process that imports the spec. */
 const yaml = (): typeof YamlModule => require('yaml') as typeof YamlModule;
 const ajv2020 = (): typeof Ajv2020Class => (require('ajv/dist/2020') as { default: typeof Ajv2020Class }).default;
 const ajvFormats = (): typeof addFormatsFunction => (require('ajv-formats') as { default: typeof addFormatsFunction }).default;
+const ajvStandalone = (): typeof StandaloneFunction => (require('ajv/dist/standalone') as { default: typeof StandaloneFunction }).default;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export type OpenApiDocument = Record<string, unknown> & {
@@ -140,6 +145,41 @@ export function derivedDocument(yamlPath: string, text: string): unknown {
   return derived.sha256 === sha256(text) ? derived.document : undefined;
 }
 
+/** Where the build keeps the standalone validators of a shipped document's component schemas. */
+export function derivedValidatorsPath(yamlPath: string): string {
+  return path.join(__dirname, 'derived', `${path.basename(yamlPath)}.validators.js`);
+}
+
+/** The standalone module's shape: validators `v0`, `v1`, … and which pointer each validates, with the text's hash. */
+interface StandaloneModule {
+  sha256: string;
+  pointers: Record<string, string>;
+  [exported: string]: unknown;
+}
+
+/** Documents the build compiled validators for, each with the loader of its module (loaded when first asked). */
+const precompiled = new WeakMap<OpenApiDocument, () => Readonly<Record<string, ValidateFunction>>>();
+
+function precompiledLoader(yamlPath: string, text: string): () => Readonly<Record<string, ValidateFunction>> {
+  let validators: Record<string, ValidateFunction> | undefined;
+  return () => {
+    if (!validators) {
+      validators = {};
+      let module: StandaloneModule | undefined;
+      try {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build's output, by path, read on first use.
+        module = require(derivedValidatorsPath(yamlPath)) as StandaloneModule;
+      } catch {
+        module = undefined;
+      }
+      if (module?.sha256 === sha256(text)) {
+        for (const [pointer, name] of Object.entries(module.pointers)) validators[pointer] = module[name] as ValidateFunction;
+      }
+    }
+    return validators;
+  };
+}
+
 let bundled: SpecSource | undefined;
 
 /** The package's own openapi.yaml, read once (its build-time parse when that is of the same text: checked then). */
@@ -148,6 +188,7 @@ export function bundledSpec(): SpecSource {
     const text = fs.readFileSync(SPEC_PATH, 'utf8');
     const document = derivedDocument(SPEC_PATH, text) as OpenApiDocument | undefined;
     bundled = document ? { path: SPEC_PATH, text, document } : parseSpec(text, SPEC_PATH);
+    precompiled.set(bundled.document, precompiledLoader(SPEC_PATH, text));
   }
   return bundled;
 }
@@ -159,24 +200,41 @@ export function loadSpec(): OpenApiDocument {
 
 const SPEC_ID = 'openapi.json';
 
+/** An Ajv for the spec's schemas; `extra` adds options that change no validator's behaviour (the build's `code`, `logger`). */
+function specAjv(spec: OpenApiDocument, extra: Record<string, unknown> = {}): Ajv2020Class {
+  // strict off: the spec document around the schemas is not itself a schema.
+  const Ajv2020 = ajv2020();
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true, ...extra });
+  ajvFormats()(ajv, ['uuid', 'email', 'date']);
+  // Not checked against the JSON Schema meta-schema: the document's top level (openapi, info, paths,
+  // components, ...) holds no schema keyword, so that check tested nothing and cost ~0.13 s of every
+  // first client view (compiling the meta-schema; issue 26 item 6). Each schema is still compiled when asked for.
+  ajv.addSchema(structuredClone(spec), SPEC_ID, undefined, false);
+  return ajv;
+}
+
+/** The build's module text: Ajv's standalone code for every component schema of `document`, stamped with the hash of `text`. */
+export function standaloneValidators(document: OpenApiDocument, text: string): string {
+  const ajv = specAjv(document, { code: { source: true }, logger: false });
+  const pointers = Object.fromEntries(Object.keys(document.components.schemas).map((name, i) => [`#/components/schemas/${name}`, `v${i}`]));
+  const exported = Object.fromEntries(Object.entries(pointers).map(([pointer, name]) => [name, `${SPEC_ID}${pointer}`]));
+  const code = ajvStandalone()(ajv, exported);
+  return `${code}\nexports.pointers = ${JSON.stringify(pointers)};\nexports.sha256 = ${JSON.stringify(sha256(text))};\n`;
+}
+
 /** Compiles validators for `#/components/...` pointers of the spec (JSON Schema 2020-12, as OAS 3.1 uses). */
 export class SpecSchemas {
-  private readonly ajv: Ajv2020Class;
+  private ajv: Ajv2020Class | undefined;
 
-  constructor(spec: OpenApiDocument = loadSpec()) {
-    // strict off: the spec document around the schemas is not itself a schema.
-    const Ajv2020 = ajv2020();
-    this.ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
-    ajvFormats()(this.ajv, ['uuid', 'email', 'date']);
-    // Not checked against the JSON Schema meta-schema: the document's top level (openapi, info, paths,
-    // components, ...) holds no schema keyword, so that check tested nothing and cost ~0.13 s of every
-    // first client view (compiling the meta-schema; issue 26 item 6). Each schema is still compiled when asked for.
-    this.ajv.addSchema(structuredClone(spec), SPEC_ID, undefined, false);
-  }
+  constructor(private readonly spec: OpenApiDocument = loadSpec()) {}
 
   /** A validator for `components/schemas/<name>`, or for any other JSON pointer into the spec. */
   validator(pointer: string): ValidateFunction {
     const ref = pointer.startsWith('#') ? pointer : `#/components/schemas/${pointer}`;
+    // The build's standalone code of this very schema (same Ajv, same options), when this is the package's own spec.
+    const ready = precompiled.get(this.spec)?.()[ref];
+    if (ready) return ready;
+    this.ajv ??= specAjv(this.spec);
     const validate = this.ajv.getSchema(`${SPEC_ID}${ref}`);
     if (!validate) throw new Error(`no schema at ${ref}`);
     return validate;

@@ -5,11 +5,12 @@
 // so the installed package needs neither swagger-ui-dist nor its dependency @scarf/scarf, whose
 // install script (analytics) npm would list for every user (issue 26). The shipped YAML documents
 // are parsed once here, to dist/contract/derived/ (contract/spec.ts): a fresh process reads their
-// JSON instead of loading the YAML parser, while the hash of the text matches (issue 26 item 6).
+// JSON instead of loading the YAML parser, while the hash of the text matches (issue 26 item 6), and
+// openapi.yaml's component schemas are compiled to Ajv's standalone code beside it.
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { derivedJson, derivedPath, parseSpec, SPEC_PATH } from '../contract/spec';
+import { derivedJson, derivedPath, derivedValidatorsPath, parseSpec, SPEC_PATH, standaloneValidators } from '../contract/spec';
 import { CONTROL_SPEC_PATH } from '../server/control/document';
 
 // dist/scripts/build-extras.js → the repository root.
@@ -42,8 +43,12 @@ fs.writeFileSync(path.join(ROOT, 'dist', 'swagger-ui', 'VERSION'), `swagger-ui-d
 // document as server/control/document.ts parses it.
 const specText = fs.readFileSync(SPEC_PATH, 'utf8');
 const controlText = fs.readFileSync(CONTROL_SPEC_PATH, 'utf8');
+const specDocument = parseSpec(specText, SPEC_PATH).document;
+// Ajv's standalone code of openapi.yaml's component schemas (contract/spec.ts, SpecSchemas): no Ajv compile at run time.
+fs.mkdirSync(path.dirname(derivedValidatorsPath(SPEC_PATH)), { recursive: true });
+fs.writeFileSync(derivedValidatorsPath(SPEC_PATH), standaloneValidators(specDocument, specText));
 for (const [yamlPath, text, document] of [
-  [SPEC_PATH, specText, parseSpec(specText, SPEC_PATH).document],
+  [SPEC_PATH, specText, specDocument],
   [CONTROL_SPEC_PATH, controlText, YAML.parse(controlText) as unknown],
 ] as const) {
   fs.mkdirSync(path.dirname(derivedPath(yamlPath)), { recursive: true });

@@ -1,11 +1,15 @@
 // The build's JSON parse of the shipped YAML documents (contract/spec.ts, derivedDocument) stands in
 // for the YAML parser in a fresh process (issue 26 item 6): it must say exactly what the YAML says,
-// and must never be used for a text other than the one it was parsed from.
+// and must never be used for a text other than the one it was parsed from. The standalone validators
+// the build compiles from openapi.yaml must judge as a run-time compile does.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
-import { derivedDocument, derivedJson, derivedPath, parseSpec, SPEC_PATH } from '../../contract/spec';
+import { derivedDocument, derivedJson, derivedPath, parseSpec, SPEC_PATH, SpecSchemas } from '../../contract/spec';
+import { generateClients } from '../../seeds/client';
+import { toExtended, toSimple } from '../../server/engine/projections';
 import { CONTROL_SPEC_PATH } from '../../server/control/document';
 
 const documents = [
@@ -55,4 +59,51 @@ test('the documents the schema compilers skip the meta-schema check for hold no 
     const topLevel = Object.keys(parse(fs.readFileSync(yamlPath, 'utf8')) as object);
     expect(topLevel.filter((key) => keywords.has(key) || key.startsWith('$'))).toEqual([]);
   }
+});
+
+describe("the build's standalone validators of openapi.yaml's component schemas", () => {
+  const built = path.join(__dirname, '..', '..', 'dist', 'contract', 'derived', 'openapi.yaml.validators.js');
+  const text = fs.readFileSync(SPEC_PATH, 'utf8');
+  const document = parseSpec(text, SPEC_PATH).document;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build's output, by path, when there is one.
+  const module = fs.existsSync(built) ? (require(built) as { sha256: string; pointers: Record<string, string> } & Record<string, unknown>) : undefined;
+
+  test('are made from the YAML in the tree, one for every component schema', () => {
+    if (!module) return;
+    expect(module.sha256).toBe(crypto.createHash('sha256').update(text).digest('hex'));
+    expect(Object.keys(module.pointers).sort()).toEqual(Object.keys(document.components.schemas).map((name) => `#/components/schemas/${name}`).sort());
+  });
+
+  test('give the verdict of a run-time compile on valid and broken client views, pages and errors', () => {
+    if (!module) return;
+    const compiled = new SpecSchemas(structuredClone(document));
+    const clients = generateClients(5, 30);
+    const samples: unknown[] = [
+      ...clients.flatMap((client) => [client, toSimple(client), toExtended(client)]),
+      { Page: 1, PageSize: 25, Results: clients.slice(0, 3).map(toSimple) },
+      { Code: 'NOT_FOUND', Message: 'No route GET /x' },
+      'Pong',
+    ];
+    const broken = samples.flatMap((sample) => {
+      if (typeof sample !== 'object' || sample === null) return [7, null];
+      const [first] = Object.keys(sample);
+      const without = { ...(sample as Record<string, unknown>) };
+      delete without[first!];
+      return [without, { ...(sample as Record<string, unknown>), [first!]: { wrong: true } }, { ...(sample as Record<string, unknown>), Extra: 1 }];
+    });
+    const disagreements: string[] = [];
+    let rejected = 0;
+    for (const [pointer, name] of Object.entries(module.pointers)) {
+      const standalone = module[name] as (value: unknown) => boolean;
+      const runtime = compiled.validator(pointer);
+      for (const sample of [...samples, ...broken]) {
+        const verdict = standalone(sample);
+        if (!verdict) rejected++;
+        if (verdict !== runtime(sample)) disagreements.push(`${pointer}: ${JSON.stringify(sample).slice(0, 80)}`);
+      }
+    }
+    expect(disagreements).toEqual([]);
+    // The samples really test something: most are rejected by most schemas.
+    expect(rejected).toBeGreaterThan(1000);
+  });
 });
