@@ -84,7 +84,7 @@ describe("the build's standalone validators of openapi.yaml's component schemas"
       { Code: 'NOT_FOUND', Message: 'No route GET /x' },
       'Pong',
     ];
-    const broken = samples.flatMap((sample) => {
+    const broken = samples.flatMap((sample): unknown[] => {
       if (typeof sample !== 'object' || sample === null) return [7, null];
       const [first] = Object.keys(sample);
       const without = { ...(sample as Record<string, unknown>) };
