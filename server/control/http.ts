@@ -190,11 +190,17 @@ export function controlRoutes(control: Control): RequestHandler {
 /** The control room as the pipeline is given it (pipeline/request.ts, ControlPort). */
 export function controlPort(control: Control): ControlPort {
   const steering = control.steering;
+  let routes: RequestHandler | undefined;
   return {
     begin: (req, res, context) => control.begin(req, res, context),
     steering,
+    // Made when an app asks for them (the Express app, at its build): the in-process lean path never does,
+    // and reading the control document (its YAML text hashed, its JSON parsed) is then saved (issue 26 item 6).
     // Off (--control off, coverage only): the control paths are unknown paths like any other (404).
-    routes: steering ? controlRoutes(control) : (_req, _res, next) => next(),
+    get routes() {
+      routes ??= steering ? controlRoutes(control) : (_req, _res, next) => next();
+      return routes;
+    },
     requestHeaders: steering ? ['X-Mock-Session', 'X-Mock-Scenario'] : [],
     prefix: CONTROL_PREFIX,
     methods: ['GET', 'PUT', 'DELETE'],
