@@ -197,7 +197,13 @@ export function apiPath(
  * needs nothing more, or returns a promise (the validator, a delay) the path
  * waits for. Anything thrown or rejected goes to `fail`, the error handler.
  */
-export function runSteps(steps: readonly ApiStep[], req: Request, res: Response, context: RequestContext, fail: (error: unknown) => void): void {
+export function runSteps(
+  steps: readonly ApiStep[],
+  req: Request,
+  res: Response,
+  context: RequestContext,
+  fail: (error: unknown) => void,
+): void {
   let at = 0;
   const run = (): void => {
     try {

@@ -15,7 +15,15 @@ import type { Operation } from '../../contract/operations';
 import { apiPath, runSteps, type ApiPath, type AppSettings } from './api-path';
 import { docsRoutes } from './docs';
 import { errorHandler } from './error-handler';
-import { beginRequest, contextOf, documentedParameters, REQUEST_ID_HEADER, type ApiStep, type ControlPort, type RequestContext } from './request';
+import {
+  beginRequest,
+  contextOf,
+  documentedParameters,
+  REQUEST_ID_HEADER,
+  type ApiStep,
+  type ControlPort,
+  type RequestContext,
+} from './request';
 import type { ResponseCache } from './response-cache';
 import type { ClientStore } from '../engine/store';
 import { openApiValidator } from './validator';

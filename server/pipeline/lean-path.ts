@@ -65,14 +65,20 @@ function jsonBodyCheck(spec: OpenApiDocument, on: boolean): (route: RouteMatch, 
     const validate = validators.get(key);
     return validate
       ? validate(body)
-      : { status: 500, message: `no response documented for status ${status}`, errors: [{ path: '.response', message: 'is not documented' }] };
+      : {
+          status: 500,
+          message: `no response documented for status ${status}`,
+          errors: [{ path: '.response', message: 'is not documented' }],
+        };
   };
 }
 
 /** Express's setCharset (send() of text): the type with `charset=utf-8`, its other parameters kept in Express's order. */
 function withUtf8(type: string): string {
   const [essence = '', ...parameters] = type.split(';').map((part) => part.trim());
-  const named = new Map(parameters.filter(Boolean).map((part) => [part.slice(0, part.indexOf('=')).toLowerCase(), part.slice(part.indexOf('=') + 1)]));
+  const named = new Map(
+    parameters.filter(Boolean).map((part) => [part.slice(0, part.indexOf('=')).toLowerCase(), part.slice(part.indexOf('=') + 1)]),
+  );
   named.set('charset', 'utf-8');
   return [essence.toLowerCase(), ...[...named.keys()].sort().map((name) => `${name}=${named.get(name)!}`)].join('; ');
 }

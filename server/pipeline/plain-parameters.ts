@@ -13,7 +13,18 @@ const ANNOTATIONS = new Set(['description', 'example', 'examples', 'default', 't
 /** What a value prover understands; a schema with anything else is never proven. */
 const UNDERSTOOD = new Set(['type', 'format', 'minimum', 'maximum', 'minLength', 'maxLength', ...ANNOTATIONS]);
 /** Parameter fields that change nothing about how its value is read. */
-const PARAMETER_FIELDS = new Set(['name', 'in', 'required', 'allowEmptyValue', 'allowReserved', 'schema', 'description', 'example', 'examples', 'deprecated']);
+const PARAMETER_FIELDS = new Set([
+  'name',
+  'in',
+  'required',
+  'allowEmptyValue',
+  'allowReserved',
+  'schema',
+  'description',
+  'example',
+  'examples',
+  'deprecated',
+]);
 // RFC 9562's hex-and-hyphens form, either case; the format also allows a `urn:uuid:` prefix, which is left to the validator.
 const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 // Plain decimal digits without a leading zero, short enough that Number() reads them exactly.

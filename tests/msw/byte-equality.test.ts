@@ -86,7 +86,11 @@ function varied(count: number): Case[] {
     (i) => ({
       method: 'GET',
       path: `/api/v1/Client/Simple?page=${(i % 3) + 1}`,
-      headers: [{ ...key, Origin: 'https://app.example' }, { ...key, 'If-Modified-Since': 'Sat, 28 Nov 2026 00:00:00 GMT' }, { ...key, 'X-Request-Id': `req-${i}` }][i % 3]!,
+      headers: [
+        { ...key, Origin: 'https://app.example' },
+        { ...key, 'If-Modified-Since': 'Sat, 28 Nov 2026 00:00:00 GMT' },
+        { ...key, 'X-Request-Id': `req-${i}` },
+      ][i % 3]!,
     }),
   ];
   return Array.from({ length: count }, (_, i) => makers[i % makers.length]!(i));

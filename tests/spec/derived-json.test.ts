@@ -65,13 +65,19 @@ describe("the build's standalone validators of openapi.yaml's component schemas"
   const built = path.join(__dirname, '..', '..', 'dist', 'contract', 'derived', 'openapi.yaml.validators.js');
   const text = fs.readFileSync(SPEC_PATH, 'utf8');
   const document = parseSpec(text, SPEC_PATH).document;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build's output, by path, when there is one.
-  const module = fs.existsSync(built) ? (require(built) as { sha256: string; pointers: Record<string, string> } & Record<string, unknown>) : undefined;
+  type Built = { sha256: string; pointers: Record<string, string> } & Record<string, unknown>;
+  // The build's output, by path, when there is one.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const module = fs.existsSync(built) ? (require(built) as Built) : undefined;
 
   test('are made from the YAML in the tree, one for every component schema', () => {
     if (!module) return;
     expect(module.sha256).toBe(crypto.createHash('sha256').update(text).digest('hex'));
-    expect(Object.keys(module.pointers).sort()).toEqual(Object.keys(document.components.schemas).map((name) => `#/components/schemas/${name}`).sort());
+    expect(Object.keys(module.pointers).sort()).toEqual(
+      Object.keys(document.components.schemas)
+        .map((name) => `#/components/schemas/${name}`)
+        .sort(),
+    );
   });
 
   test('give the verdict of a run-time compile on valid and broken client views, pages and errors', () => {
@@ -89,7 +95,11 @@ describe("the build's standalone validators of openapi.yaml's component schemas"
       const [first] = Object.keys(sample);
       const without = { ...(sample as Record<string, unknown>) };
       delete without[first!];
-      return [without, { ...(sample as Record<string, unknown>), [first!]: { wrong: true } }, { ...(sample as Record<string, unknown>), Extra: 1 }];
+      return [
+        without,
+        { ...(sample as Record<string, unknown>), [first!]: { wrong: true } },
+        { ...(sample as Record<string, unknown>), Extra: 1 },
+      ];
     });
     const disagreements: string[] = [];
     let rejected = 0;
