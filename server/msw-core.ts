@@ -19,9 +19,7 @@ import { ConfigError, configFromOptions, type Config, type ConfigOptions } from 
 import { createLogger } from './process/logger';
 import { apiPathFor, appOn, buildStore, controlFor, specOf, warmUp } from './mock';
 import type { App } from './pipeline/app';
-import type { ApiPath } from './pipeline/api-path';
-import { leanPath, type LeanPath } from './pipeline/lean-path';
-import { beginRequest } from './pipeline/request';
+import { leanFirst } from './pipeline/lean-path';
 
 export interface HandlerOptions extends ConfigOptions {
   /** Where the code under test sends its requests, e.g. `http://127.0.0.1:4000` (a path prefix is stripped). */
@@ -82,15 +80,12 @@ function pinOwnMethods(target: object): void {
   }
 }
 
-/** A mock for in-process handlers: the API path and its lean driver at once, the Express app when first needed. */
+/** A mock for in-process handlers: the API path answering through its lean driver first (lean-path.ts, leanFirst). */
 interface InProcessMock {
-  path: ApiPath;
-  lean: LeanPath;
-  /** The Express app on the same API path, made (and its validator warmed) by the first request the lean path leaves. */
-  full(): Promise<App>;
+  handle(req: IncomingMessage, res: ServerResponse): void;
 }
 
-/** The data, the API path and the lean path for ready settings (mock.ts's road, without the Express app). */
+/** The data, the API path and its lean driver for ready settings (mock.ts's road); the Express app when first needed. */
 function inProcessMock(config: Readonly<Config>): InProcessMock {
   const spec = specOf(config);
   // The search index waits for the first filter: a test file that never filters never pays for it (issue 26 item 6).
@@ -98,31 +93,17 @@ function inProcessMock(config: Readonly<Config>): InProcessMock {
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   const path = apiPathFor(config, store, logger, spec, controlFor(config));
   let full: Promise<App> | undefined;
+  const makeFull = () =>
+    (full ??= (async () => {
+      const app = appOn(path);
+      await warmUp(app);
+      return app;
+    })());
   return {
-    path,
-    lean: leanPath(path),
-    full: () =>
-      (full ??= (async () => {
-        const app = appOn(path);
-        await warmUp(app);
-        return app;
-      })()),
-  };
-}
-
-/** Answers one injected request: its context first (as the app's own handler makes it), then the lean path or the app. */
-function dispatchTo(mock: InProcessMock) {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    const { path } = mock;
-    const context = beginRequest(req, res, path.lines);
-    path.control?.begin(req, res, context);
-    if (mock.lean(req, res, context)) return;
-    pinOwnMethods(req);
-    pinOwnMethods(res);
-    mock.full().then(
-      (app) => app.respond(req, res, context),
-      (error: unknown) => res.destroy(error as Error),
-    );
+    handle: leanFirst(path, makeFull, (req, res) => {
+      pinOwnMethods(req);
+      pinOwnMethods(res);
+    }),
   };
 }
 
@@ -171,7 +152,7 @@ export function createHandlersWith<Handler>(http: MswHttp<Handler>, options: Rea
     const mock = await ready;
     const url = new URL(request.url);
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : Buffer.from(await request.arrayBuffer());
-    const answer = await inject(dispatchTo(mock), {
+    const answer = await inject(mock.handle, {
       method: request.method as 'GET',
       // The raw path and query, as the client encoded them: the app's own parsing must see what a socket would carry.
       url: url.pathname.slice(prefix.length) + url.search,

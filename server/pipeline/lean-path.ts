@@ -19,10 +19,11 @@ import type { Request, Response } from 'express';
 import { findOperation, type RouteMatch } from '../../contract/operations';
 import { SpecSchemas, type OpenApiDocument } from '../../contract/spec';
 import { runSteps, type ApiPath } from './api-path';
+import type { App } from './app';
 import { errorHandler } from './error-handler';
 import { plainParameters } from './plain-parameters';
 import { checkRawQuery } from './raw-query';
-import { documentedParameters, REQUEST_ID_HEADER, type RequestContext } from './request';
+import { beginRequest, documentedParameters, REQUEST_ID_HEADER, type RequestContext } from './request';
 
 /** Answers the request and returns true, or returns false having changed nothing (the full pipeline answers it). */
 export type LeanPath = (req: IncomingMessage, res: ServerResponse, context: RequestContext) => boolean;
@@ -191,5 +192,30 @@ export function leanPath(path: ApiPath): LeanPath {
       else runSteps(steps, request, response, context, fail);
     });
     return true;
+  };
+}
+
+/**
+ * A request handler that makes the request's context as the Express app's own handler does (its id, the
+ * control room's hook), answers by the lean path what it can, and hands the rest, untouched, to the Express
+ * app on the same API path, which `full` makes when first asked. `beforeFull` readies a request for Express
+ * (msw-core.ts: light-my-request's objects). The in-process handlers use it; so do the tests that run the
+ * whole contract suite through it behind a real socket (tests/contract/lean-path.test.ts, the mutation killer).
+ */
+export function leanFirst(
+  path: ApiPath,
+  full: () => Promise<App>,
+  beforeFull?: (req: IncomingMessage, res: ServerResponse) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const lean = leanPath(path);
+  return (req, res) => {
+    const context = beginRequest(req, res, path.lines);
+    path.control?.begin(req, res, context);
+    if (lean(req, res, context)) return;
+    beforeFull?.(req, res);
+    full().then(
+      (app) => app.respond(req, res, context),
+      (error: unknown) => res.destroy(error as Error),
+    );
   };
 }

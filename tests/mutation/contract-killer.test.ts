@@ -1,15 +1,17 @@
 // The one "test" Stryker runs against each mutant of the server (issue 23, item 6; docs/mutation.md):
 // our real app, in-process behind the real HTTP server on port 0, over a small deterministic data set,
-// checked by the whole contract suite (every check and a short property run), twice: on a server as it is
-// when it starts answering, and on one whose background work after ready (client views made, records moved
-// off the heap: what `serve` starts at once) is done, since a user's requests meet both. It fails when any check
+// checked by the whole contract suite (every check and a short property run), three times: on a server as it is
+// when it starts answering, on one whose background work after ready (client views made, records moved
+// off the heap: what `serve` starts at once) is done, since a user's requests meet both, and on the in-process
+// handlers' pipeline (the lean path first, the Express app for the rest: server/pipeline/lean-path.ts) behind
+// the same kind of socket, since a unit test's requests meet that one. It fails when any check
 // fails, errors, skips or finds the target unreachable: a mutant survives only if the contract suite cannot
 // tell it from the real server. Not part of `npm test` (jest.config.js ignores tests/mutation/);
 // `npm run mutation` runs it through jest.mutation.config.js.
 import { runSuite } from '../../contract-suite/cli';
 import type { ClientDetail } from '../../contract/wire-types';
 import { generateClients } from '../../seeds/client';
-import { API_KEY, startTestServer, type TestServer } from '../support/servers';
+import { API_KEY, startLeanTestServer, startTestServer, type TestServer } from '../support/servers';
 
 /** Small enough for one mutant in ~2 s, large enough for several pages at the default page size (25) and at 100. */
 const CLIENTS = Number(process.env.MUTATION_CLIENTS ?? 120);
@@ -49,19 +51,23 @@ function withOrderCases(clients: ClientDetail[]): ClientDetail[] {
 
 let cold: TestServer;
 let settled: TestServer;
+let lean: TestServer;
 beforeAll(async () => {
   cold = await startTestServer({}, withOrderCases(generateClients(1, CLIENTS)));
   settled = await startTestServer({}, withOrderCases(generateClients(1, SETTLED_CLIENTS)));
   await settled.app.prebuild();
+  lean = await startLeanTestServer({}, withOrderCases(generateClients(1, CLIENTS)));
 });
 afterAll(async () => {
   await cold?.stop();
   await settled?.stop();
+  await lean?.stop();
 });
 
 test.each([
   [`as it starts answering (${CLIENTS} clients)`, () => cold],
   [`after its background work (${SETTLED_CLIENTS} clients)`, () => settled],
+  [`through the in-process lean path (${CLIENTS} clients)`, () => lean],
 ])(`the contract suite passes against the server %s, ${RUNS} generated requests`, async (_state, target) => {
   const server = target();
   // The first failing check ends the run (a mutant is killed by one failure; the rest would only cost time).

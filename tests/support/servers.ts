@@ -5,7 +5,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../server/process/config';
-import { createApp, type App } from '../../server/pipeline/app';
+import { appOn, createApp, type App } from '../../server/pipeline/app';
+import { apiPath } from '../../server/pipeline/api-path';
+import { leanFirst } from '../../server/pipeline/lean-path';
 import { createLogger } from '../../server/process/logger';
 import { startHttpServer, type RunningServer } from '../../server/listener/http-server';
 import { ClientStore } from '../../server/engine/store';
@@ -68,6 +70,33 @@ export async function startTestServer(overrides: Partial<Config> = {}, data?: re
   const logger = createLogger(config.logLevel, logs);
   const store = data ? new ClientStore(data) : testStore(config.seed, config.clients);
   const app = createApp(config, store, logger, specOf(config));
+  const running = await startHttpServer(app, 0, '127.0.0.1', logger, { maxConnections: config.maxConnections });
+  return {
+    baseUrl: `http://127.0.0.1:${running.port}`,
+    app,
+    logs,
+    running,
+    stop: async () => {
+      await running.stop();
+    },
+  };
+}
+
+/**
+ * The in-process handlers' pipeline (the lean path first, the Express app for the rest: lean-path.ts,
+ * leanFirst) behind the real HTTP server, so that what runs over HTTP (the contract suite) runs through it.
+ */
+export async function startLeanTestServer(overrides: Partial<Config> = {}, data?: readonly ClientDetail[]): Promise<TestServer> {
+  const config = testConfig(overrides);
+  const logs = new LogCapture();
+  const logger = createLogger(config.logLevel, logs);
+  const store = data ? new ClientStore(data) : testStore(config.seed, config.clients);
+  const path = apiPath(config, store, logger, specOf(config));
+  const full = appOn(path);
+  const app: App = Object.assign(
+    leanFirst(path, () => Promise.resolve(full)),
+    { respond: full.respond, cache: full.cache, prebuild: full.prebuild },
+  );
   const running = await startHttpServer(app, 0, '127.0.0.1', logger, { maxConnections: config.maxConnections });
   return {
     baseUrl: `http://127.0.0.1:${running.port}`,
