@@ -208,7 +208,7 @@ export function runSteps(
   const run = (): void => {
     try {
       while (at < steps.length) {
-        const result = steps[at++]!(req, res, context);
+        const result = steps[at++]!(req, res, context, fail);
         if (result === DONE) return;
         if (result !== undefined) {
           result.then((after) => {

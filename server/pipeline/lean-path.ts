@@ -128,9 +128,12 @@ function expressLike(
     else res.end(chunk);
     return response;
   };
+  let mismatched = false;
   const json = (body: unknown): Response => {
-    const mismatch = checkBody(res.statusCode, body);
+    // Once per response: the error handler's own 500 goes out as it is, even where a spec documents no 500.
+    const mismatch = mismatched ? undefined : checkBody(res.statusCode, body);
     if (mismatch) {
+      mismatched = true;
       fail(mismatch);
       return response;
     }
@@ -170,7 +173,8 @@ export function leanPath(path: ApiPath): LeanPath {
     if (!route.operation.isPublic && (context.keyCheck ??= gate.check(req)) !== 'accepted') return false;
     const request = req as unknown as Request;
     try {
-      checkRawQuery(request, res as unknown as Response, { ...context, route });
+      // A pure check: it throws or returns, and has nothing to hand on later.
+      checkRawQuery(request, res as unknown as Response, { ...context, route }, () => undefined);
     } catch {
       return false;
     }

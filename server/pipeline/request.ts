@@ -104,8 +104,12 @@ export type PagingHeaders = (res: Response, path: string, query: ListQuery, tota
 export const DONE = Symbol('done');
 export type StepResult = void | typeof DONE | Promise<void | typeof DONE>;
 
-/** A step of the API path (app.ts): given the request, its response and its context; it throws an ApiError to answer with it. */
-export type ApiStep = (req: Request, res: Response, context: RequestContext) => StepResult;
+/**
+ * A step of the API path (app.ts): given the request, its response and its context; it throws an ApiError to answer
+ * with it. `fail` hands an error to the error handler later, after the step has returned: a check the step leaves
+ * on the response (the validator's check of a JSON body) fails when the handler sends it.
+ */
+export type ApiStep = (req: Request, res: Response, context: RequestContext, fail: (error: unknown) => void) => StepResult;
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 

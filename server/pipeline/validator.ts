@@ -118,15 +118,28 @@ function resolveComponentsWithoutCompile(): void {
   prototype.resolvesWithoutCompile = true;
 }
 
-/** The validator's Express middleware as one step: it resolves when they all called next, rejects with the first error. */
+/**
+ * The validator's Express middleware as one step: it resolves when they all called next, rejects with the first
+ * error. An error passed to next after that comes from the response check the validator leaves on res.json (a
+ * body that breaks the served spec, found when the handler sends it): it goes to the error handler through
+ * `fail`. Rejecting the settled promise would drop it, and the request would never be answered.
+ */
 function asStep(middlewares: readonly RequestHandler[]): ApiStep {
-  return (req, res) =>
+  return (req, res, _context, fail) =>
     new Promise<void>((resolve, reject) => {
       let at = 0;
+      let settled = false;
       const next = (error?: unknown): void => {
-        if (error !== undefined && error !== null) return reject(error);
+        if (error !== undefined && error !== null) {
+          if (settled) return fail(error);
+          settled = true;
+          return reject(error);
+        }
         const middleware = middlewares[at++];
-        if (!middleware) return resolve();
+        if (!middleware) {
+          settled = true;
+          return resolve();
+        }
         try {
           void middleware(req, res, next);
         } catch (thrown) {
