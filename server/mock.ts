@@ -163,10 +163,9 @@ export async function mockFromConfig<Settings extends MockSettings>(
   config: Readonly<Settings>,
   logger: Logger,
   control: Control | undefined = controlFor(config),
-  options: BuildOptions = {},
 ): Promise<Mock<Settings>> {
   const spec = specOf(config);
-  const store = buildStore(config, spec, options);
+  const store = buildStore(config, spec);
   const app = appFor(config, store, logger, spec, control);
   await warmUp(app);
   return { config, store, app, logger, control };
