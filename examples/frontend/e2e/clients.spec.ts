@@ -9,6 +9,22 @@ const SCREENSHOT = path.resolve(__dirname, '../../../test-artifacts/frontend-err
 const status = (page: Page) => page.getByRole('status');
 const rows = (page: Page) => page.locator('#rows tr');
 
+/**
+ * Every text the status line shows, recorded inside the page from its first script on: a loading state is seen
+ * however briefly it lasts and however late a busy machine gets to look (polling for it from the test can miss it).
+ */
+async function recordStatusTexts(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(window, { statusTexts: seen });
+    new MutationObserver(() => {
+      const text = document.getElementById('status')?.textContent ?? '';
+      if (text !== '' && text !== seen[seen.length - 1]) seen.push(text);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { statusTexts: string[] }).statusTexts);
+}
+
 test.describe('the client list', () => {
   test('list → the first ten clients and the total from X-Total-Count', async ({ page }) => {
     await page.goto('/');
@@ -78,13 +94,13 @@ test.describe('a slow backend (Prefer: delay=1500)', () => {
   test.use({ extraHTTPHeaders: { Prefer: 'delay=1500' } });
 
   test('list → "Loading…" while the answer is delayed, then the rows', async ({ page }) => {
-    // From the navigation's commit, not its load event: on a busy machine the page may take longer to load
-    // than the delay, and the loading state would be gone before the first look.
-    await page.goto('/', { waitUntil: 'commit' });
+    const statusTexts = await recordStatusTexts(page);
 
-    await expect(status(page)).toHaveText('Loading…');
+    await page.goto('/');
+
     await expect(status(page)).toHaveText('1–10 of 1000');
     await expect(rows(page)).toHaveCount(10);
+    expect(await statusTexts()).toEqual(['Loading…', '1–10 of 1000']);
   });
 });
 
