@@ -96,22 +96,57 @@ function cutTerms(clients: readonly ClientExtended[]): CutTerm[] {
 }
 
 /**
+ * Terms at the rarest character of the walked clients' folded searched fields (a search may well keep rare
+ * characters apart from the rest): that character alone, and with the three characters after and before it.
+ */
+function rarestCharacterTerms(clients: readonly ClientExtended[]): CutTerm[] {
+  const counts = new Map<string, number>();
+  const first = new Map<string, [ClientExtended, string[]]>();
+  for (const source of clients)
+    for (const field of SEARCHED) {
+      const chars = [...fold(termStretch(source[field]))];
+      for (const c of chars) {
+        counts.set(c, (counts.get(c) ?? 0) + 1);
+        if (!first.has(c)) first.set(c, [source, chars]);
+      }
+    }
+  // Among equally rare ones the last in code-point order: scripts far from Latin come last, and are likelier kept apart.
+  const rarest = [...counts].filter(([c]) => c !== ' ').sort(([a, x], [b, y]) => x - y || (a < b ? 1 : -1))[0]?.[0];
+  if (rarest === undefined) return [];
+  const [source, chars] = first.get(rarest)!;
+  const at = chars.indexOf(rarest);
+  const terms = [rarest, chars.slice(at, at + 4).join(''), chars.slice(Math.max(0, at - 3), at + 1).join('')];
+  return terms.map((term) => ({ term: term.trim(), source, matches: counts.get(rarest)! }));
+}
+
+/**
  * The cut terms of each kind a search can answer differently (a filter index may well: a term of 1-3 characters,
  * one in most texts, one between), by their count: `words` are terms of letters and signs, `digits` those the
- * phone-digit rule also applies to (only digits, spaces, `+`, `-` and brackets), most matches first.
+ * phone-digit rule also applies to (only digits, spaces, `+`, `-` and brackets), most matches first; `rare` the
+ * terms at the rarest character.
  */
-function termKinds(walk: FullWalk): { words: CutTerm[]; digits: CutTerm[] } {
+function termKinds(walk: FullWalk): TermKinds {
   const known = kindsOf.get(walk);
   if (known) return known;
   const byMatches = (a: CutTerm, b: CutTerm) => b.matches - a.matches || (a.term < b.term ? -1 : 1);
   const terms = cutTerms(walkedClients(walk)).sort(byMatches);
   const isDigits = (t: CutTerm) => digitTerm(filterTerm(t.term)) !== undefined;
-  const kinds = { words: terms.filter((t) => !isDigits(t)), digits: terms.filter(isDigits) };
+  const kinds = {
+    words: terms.filter((t) => !isDigits(t)),
+    digits: terms.filter(isDigits),
+    rare: rarestCharacterTerms(walkedClients(walk)),
+  };
   kindsOf.set(walk, kinds);
   return kinds;
 }
 /** Each full walk's terms, cut once: a run's checks share one full walk, and cutting is the costly part. */
-const kindsOf = new WeakMap<FullWalk, { words: CutTerm[]; digits: CutTerm[] }>();
+const kindsOf = new WeakMap<FullWalk, TermKinds>();
+interface TermKinds {
+  words: CutTerm[];
+  digits: CutTerm[];
+  /** Terms at the rarest character of the searched fields. */
+  rare: CutTerm[];
+}
 
 /** How many clients Detail is compared with, spread over the walked list. */
 const DETAIL_SAMPLES = 24;
@@ -477,9 +512,9 @@ export function walkChecks(check: Define, contract: SpecContract): void {
 
   check(
     'getClientsExtended',
-    'GET /Client/Extended?filter=<terms of 1, 2 and 3 characters, the commonest cut term, one with more matches than a page, the commonest that a page holds, the rarest, digits as written> → exactly the matching clients, in list order, on every page (completeness)',
+    'GET /Client/Extended?filter=<terms of 1, 2 and 3 characters, the commonest cut term, one with more matches than a page, the commonest that a page holds, the rarest, digits as written, the rarest character> → exactly the matching clients, in list order, on every page (completeness)',
     async (context) => {
-      const { words, digits } = termKinds(await everyClient(context, 'terms of every kind'));
+      const { words, digits, rare: atRarest } = termKinds(await everyClient(context, 'terms of every kind'));
       const common = words[0] ?? context.skip('no searched field of a listed client is 4 characters long: no term to cut');
       const rare = words[words.length - 1]!;
       const overPage = words.filter((t) => t.matches > context.maxPageSize && t.matches < common.matches).pop();
@@ -496,6 +531,7 @@ export function walkChecks(check: Define, contract: SpecContract): void {
           const term = [...from.term].slice(0, length).join('').trim();
           picks.push([{ ...from, term }, `${length} character(s) of ${from === common ? 'the commonest' : 'the rarest'} cut term`]);
         }
+      for (const pick of atRarest) picks.push([pick, `at the rarest character of the searched fields (${pick.matches} times)`]);
       for (const [pick, why] of picks) if (pick) await expectFilterExactly(context, pick.term, pick.source, why);
     },
     ['check.filter-complete', 'filter.text', 'check.filter-phone-digits'],
