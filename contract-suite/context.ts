@@ -250,17 +250,18 @@ export class CheckContext {
   }
 
   /**
-   * Every page of a list, at most MAX_PAGES_PER_WALK pages, at the largest pageSize unless given: a smaller one
-   * makes a short list's later matches fall on other pages than its first.
+   * Every page of a list, at most MAX_PAGES_PER_WALK pages (or `pages`, when a check needs only the list's start),
+   * at the largest pageSize unless given: a smaller one makes a short list's later matches fall on other pages.
    */
   async walk<T>(
     path: string,
     query: ListQuery = {},
     pageSize = this.maxPageSize,
+    pages = MAX_PAGES_PER_WALK,
   ): Promise<{ items: T[]; total: number; complete: boolean }> {
     const items: T[] = [];
     let total = 0;
-    for (let page = 1; page <= MAX_PAGES_PER_WALK; page += 1) {
+    for (let page = 1; page <= Math.min(pages, MAX_PAGES_PER_WALK); page += 1) {
       const pageQuery = { ...query, page: String(page), pageSize: String(pageSize) };
       const exchange = await this.get(path + queryString(pageQuery));
       this.expectList(exchange, pageQuery);

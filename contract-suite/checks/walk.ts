@@ -148,6 +148,9 @@ interface TermKinds {
   rare: CutTerm[];
 }
 
+/** Pages of a filtered list read when the full walk could not read the whole list: only its start is compared then. */
+const FILTERED_PAGES_ON_A_LONG_LIST = 3;
+
 /** How many clients Detail is compared with, spread over the walked list. */
 const DETAIL_SAMPLES = 24;
 
@@ -320,7 +323,16 @@ export function walkChecks(check: Define, contract: SpecContract): void {
     const probe = await context.get(extended + queryString(query));
     context.expectList(probe, query);
 
-    const found = await context.walk<ClientExtended>(extended, filters, pageSize);
+    const expected = walkedFromStart(walk)
+      .filter((c) => meetsFilters(c as unknown as Record<string, unknown>, filters as Record<string, string | undefined>))
+      .map((c) => c.IdClient);
+    // Past a full walk's reach only the filtered list's start is compared: its first pages are enough.
+    const found = await context.walk<ClientExtended>(
+      extended,
+      filters,
+      pageSize,
+      walk.complete ? undefined : FILTERED_PAGES_ON_A_LONG_LIST,
+    );
 
     const ids = found.items.map((c) => c.IdClient);
     const shown = `${queryString(filters)} (${why})`;
@@ -332,9 +344,6 @@ export function walkChecks(check: Define, contract: SpecContract): void {
         `${shown} misses ${source.FullName} (${source.IdClient})`,
         'check.filter-complete',
       );
-    const expected = walkedFromStart(walk)
-      .filter((c) => meetsFilters(c as unknown as Record<string, unknown>, filters as Record<string, string | undefined>))
-      .map((c) => c.IdClient);
     // What both walks read: a filtered walk that stopped early is compared as far as it went.
     const compared = found.complete ? expected.length : Math.min(expected.length, ids.length);
     const [got, wanted] = [ids.slice(0, compared), expected.slice(0, compared)];
@@ -561,12 +570,19 @@ export function walkChecks(check: Define, contract: SpecContract): void {
         if (id === undefined || group === undefined) continue;
         const parameter = field === 'IdStaff' ? 'idStaff' : 'idLocation';
         const query = { [parameter]: id, active: statusOf(group[0]!), filter: common.term };
-        combinations.push([
-          query,
-          `${parameter} with the most clients, active, the commonest cut term`,
-          undefined,
-          Math.min(context.maxPageSize, Math.max(1, Math.floor(group.length / 3))),
-        ]);
+        const pageSize = Math.min(context.maxPageSize, Math.max(1, Math.floor(group.length / 3)));
+        combinations.push([query, `${parameter} with the most clients, active, the commonest cut term`, undefined, pageSize]);
+        // And a term with about as many matches as that group has clients: neither filter then holds most of the other.
+        const alike = [...words]
+          .filter((t) => t.matches > 1)
+          .sort((a, b) => Math.abs(a.matches - group.length) - Math.abs(b.matches - group.length))[0];
+        if (alike)
+          combinations.push([
+            { [parameter]: id, filter: alike.term },
+            `${parameter} with a cut term of about as many matches`,
+            undefined,
+            pageSize,
+          ]);
       }
       for (const [query, why, source, pageSize] of combinations) await expectQueryExactly(context, query, why, source, pageSize);
     },
