@@ -43,6 +43,8 @@ const ORDER_CASES: readonly (readonly [string, string, string?])[] = [
  * folded fields hold more distinct characters than the search index's alphabet (63), so its rarest characters
  * share the "other" symbol and a term holding one takes that path (the texts kept as UTF-8, each match confirmed
  * on its text). The generated data alone has some 43 characters, so that path was never taken with a match.
+ * Only the settled server gets them: the other keeps a data set with no such character, which a term holding one
+ * must still find nothing in (the index then has no texts kept apart at all).
  */
 const SCRIPT_CASES: readonly (readonly [string, string])[] = [
   ['Ελένη', 'Παπαδοπούλου'],
@@ -52,9 +54,9 @@ const SCRIPT_CASES: readonly (readonly [string, string])[] = [
   ['李', '小龍'],
 ];
 
-function withOrderCases(clients: ClientDetail[]): ClientDetail[] {
+function withCases(clients: ClientDetail[], scripts: boolean): ClientDetail[] {
   return clients.map((client, i) => {
-    const names = ORDER_CASES[i] ?? SCRIPT_CASES[i - ORDER_CASES.length];
+    const names = ORDER_CASES[i] ?? (scripts ? SCRIPT_CASES[i - ORDER_CASES.length] : undefined);
     if (!names) return client;
     const [FirstName, LastName, IdClient = client.IdClient] = names;
     return { ...client, IdClient, PersonalInfo: { ...client.PersonalInfo, FirstName, LastName, FullName: `${FirstName} ${LastName}` } };
@@ -64,8 +66,8 @@ function withOrderCases(clients: ClientDetail[]): ClientDetail[] {
 let cold: TestServer;
 let settled: TestServer;
 beforeAll(async () => {
-  cold = await startTestServer({}, withOrderCases(generateClients(1, CLIENTS)));
-  settled = await startTestServer({}, withOrderCases(generateClients(1, SETTLED_CLIENTS)));
+  cold = await startTestServer({}, withCases(generateClients(1, CLIENTS), false));
+  settled = await startTestServer({}, withCases(generateClients(1, SETTLED_CLIENTS), true));
   await settled.app.prebuild();
 });
 afterAll(async () => {
