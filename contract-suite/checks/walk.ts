@@ -65,14 +65,15 @@ interface CutTerm {
 
 /**
  * Terms cut from the searched fields of clients spread over the walked list (4 to 12 characters from the start,
- * the middle and the end of each and at each sign in it, folded, so the source holds each), every term with the count of walked clients
- * holding it in a folded field. The count only ranks the terms (it leaves out the phone-digit rule): what a check
- * expects of a term is the filter rule applied to the full walk, never this count.
+ * the middle and the end of each and at each sign in it, folded, so the source holds each; or of the given sources),
+ * every term with the count of walked clients holding it in a folded field. The count only ranks the terms (it leaves
+ * out the phone-digit rule): what a check expects of a term is the filter rule applied to the full walk, never this
+ * count.
  */
-function cutTerms(clients: readonly ClientExtended[]): CutTerm[] {
+function cutTerms(clients: readonly ClientExtended[], sources = spread(clients, 12)): CutTerm[] {
   const folded = clients.map((c) => SEARCHED.map((field) => fold(c[field])));
   const terms = new Map<string, CutTerm>();
-  for (const source of spread(clients, 12))
+  for (const source of sources)
     for (const field of SEARCHED) {
       const chars = [...fold(termStretch(source[field]))];
       // Characters that are no letter or digit (`@`, `.`, `+`, a space): terms that begin or end at one are often common.
@@ -521,7 +522,7 @@ export function walkChecks(check: Define, contract: SpecContract): void {
 
   check(
     'getClientsExtended',
-    'GET /Client/Extended?filter=<terms of 1, 2 and 3 characters, the commonest cut term, one with more matches than a page, the commonest that a page holds, the rarest, digits as written, the rarest character> → exactly the matching clients, in list order, on every page (completeness)',
+    'GET /Client/Extended?filter=<terms of 1, 2 and 3 characters, the commonest cut term, one with more matches than a page, the commonest that a page holds, the rarest, digits as written and with a dash put in, the rarest character> → exactly the matching clients, in list order, on every page (completeness)',
     async (context) => {
       const { words, digits, rare: atRarest } = termKinds(await everyClient(context, 'terms of every kind'));
       const common = words[0] ?? context.skip('no searched field of a listed client is 4 characters long: no term to cut');
@@ -541,6 +542,9 @@ export function walkChecks(check: Define, contract: SpecContract): void {
           picks.push([{ ...from, term }, `${length} character(s) of ${from === common ? 'the commonest' : 'the rarest'} cut term`]);
         }
       for (const pick of atRarest) picks.push([pick, `at the rarest character of the searched fields (${pick.matches} times)`]);
+      // A phone's last seven digits with a dash the phone does not have: found only by its digits (the phone-digit rule).
+      const phone = rare.source.Phone.replace(/\D/g, '');
+      picks.push([{ ...rare, term: `${phone.slice(-7, -4)}-${phone.slice(-4)}` }, "a phone's digits with a dash put in"]);
       for (const [pick, why] of picks) if (pick) await expectFilterExactly(context, pick.term, pick.source, why);
     },
     ['check.filter-complete', 'filter.text', 'check.filter-phone-digits'],
@@ -572,9 +576,10 @@ export function walkChecks(check: Define, contract: SpecContract): void {
         const query = { [parameter]: id, active: statusOf(group[0]!), filter: common.term };
         const pageSize = Math.min(context.maxPageSize, Math.max(1, Math.floor(group.length / 3)));
         combinations.push([query, `${parameter} with the most clients, active, the commonest cut term`, undefined, pageSize]);
-        // And a term with about as many matches as that group has clients: neither filter then holds most of the other.
-        const alike = [...words]
-          .filter((t) => t.matches > 1)
+        // And a term cut from the group's own clients with about as many matches as it has clients: neither filter then
+        // holds most of the other, and they share at least the client the term came from.
+        const alike = cutTerms(clients, spread(group, 12))
+          .filter((t) => t.matches > 1 && digitTerm(filterTerm(t.term)) === undefined)
           .sort((a, b) => Math.abs(a.matches - group.length) - Math.abs(b.matches - group.length))[0];
         if (alike)
           combinations.push([
