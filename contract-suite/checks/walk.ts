@@ -56,6 +56,9 @@ function spread<T>(items: readonly T[], count: number): T[] {
 /** The fields `filter` searches (openapi.yaml), each on its own. */
 const SEARCHED = ['FullName', 'PersonalId', 'Email', 'Phone'] as const;
 
+/** Clients a cut term's matches are counted on: all of them up to this many. */
+const COUNTED = 2000;
+
 /** A term cut from a client's searched field, and how many walked clients hold it in some field as written. */
 interface CutTerm {
   term: string;
@@ -66,12 +69,14 @@ interface CutTerm {
 /**
  * Terms cut from the searched fields of clients spread over the walked list (4 to 12 characters from the start,
  * the middle and the end of each and at each sign in it, folded, so the source holds each; or of the given sources),
- * every term with the count of walked clients holding it in a folded field. The count only ranks the terms (it leaves
- * out the phone-digit rule): what a check expects of a term is the filter rule applied to the full walk, never this
- * count.
+ * every term with the count of walked clients (COUNTED of them at most) holding it in a folded field. The count only
+ * ranks the terms (it leaves out the phone-digit rule): what a check expects of a term is the filter rule applied to
+ * the full walk, never this count.
  */
 function cutTerms(clients: readonly ClientExtended[], sources = spread(clients, 12)): CutTerm[] {
-  const folded = clients.map((c) => SEARCHED.map((field) => fold(c[field])));
+  // Counted on at most COUNTED clients: on a long list counting them all kept the connection idle for seconds (a
+  // server may close an idle keep-alive connection then), and a rank needs no exact count.
+  const folded = spread(clients, COUNTED).map((c) => SEARCHED.map((field) => fold(c[field])));
   const terms = new Map<string, CutTerm>();
   for (const source of sources)
     for (const field of SEARCHED) {
