@@ -249,12 +249,20 @@ export class CheckContext {
     if (problems.length > 0) this.fail(exchange, `the list breaks the paging or filter rules:\n    ${problems.join('\n    ')}`);
   }
 
-  /** Every page of a list, pageSize 100, at most MAX_PAGES_PER_WALK pages. */
-  async walk<T>(path: string, query: ListQuery = {}): Promise<{ items: T[]; total: number; complete: boolean }> {
+  /**
+   * Every page of a list, at most MAX_PAGES_PER_WALK pages (or `pages`, when a check needs only the list's start),
+   * at the largest pageSize unless given: a smaller one makes a short list's later matches fall on other pages.
+   */
+  async walk<T>(
+    path: string,
+    query: ListQuery = {},
+    pageSize = this.maxPageSize,
+    pages = MAX_PAGES_PER_WALK,
+  ): Promise<{ items: T[]; total: number; complete: boolean }> {
     const items: T[] = [];
     let total = 0;
-    for (let page = 1; page <= MAX_PAGES_PER_WALK; page += 1) {
-      const pageQuery = { ...query, page: String(page), pageSize: String(this.maxPageSize) };
+    for (let page = 1; page <= Math.min(pages, MAX_PAGES_PER_WALK); page += 1) {
+      const pageQuery = { ...query, page: String(page), pageSize: String(pageSize) };
       const exchange = await this.get(path + queryString(pageQuery));
       this.expectList(exchange, pageQuery);
       total = totalCount(exchange)!;

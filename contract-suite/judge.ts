@@ -1074,6 +1074,11 @@ function listRules(j: Judging, body: unknown, invalid: readonly string[], badHea
   }
 }
 
+/** True when a list row meets every filter of `query` as openapi.yaml states them (the rules the judge holds each row to). */
+export function meetsFilters(row: Json, query: Readonly<Record<string, string | undefined>>): boolean {
+  return Object.entries(query).every(([name, value]) => value === undefined || filterBroken(name, value, row) === undefined);
+}
+
 function filterBroken(name: string, value: string, row: Json): string | undefined {
   if (name === 'active' && (value === 'true' || value === 'false')) {
     const wanted = value === 'true' ? 'Active' : 'Inactive';

@@ -2,9 +2,12 @@
 // documented order across every page boundary, the count), Detail agreement
 // sampled across the whole list, the in-record rules on every walked record,
 // filter completeness (the rule applied to the walked list gives exactly the
-// filtered answer) and every Link target followed.
+// filtered answer: for terms cut from the data of every length and commonness,
+// and for filters combined, at a large and a small page size) and every Link
+// target followed.
 import { isDeepStrictEqual } from 'node:util';
 import { describeRecordProblem, recordProblems } from '../../contract/record-rules';
+import { digitTerm, filterTerm } from '../../contract/text-folding';
 import type { ClientDetail, ClientExtended } from '../../contract/wire-types';
 import {
   compareClients,
@@ -19,6 +22,7 @@ import {
   type ListQuery,
 } from '../semantics';
 import { operationPaths, type CheckContext, type Define, type FullWalk } from '../context';
+import { meetsFilters } from '../judge';
 import { pathBelowBase } from '../http';
 import type { SpecContract } from '../spec-contract';
 
@@ -36,11 +40,122 @@ function walkedClients(walk: FullWalk): ClientExtended[] {
   return walk.pages.flatMap((page) => page.items);
 }
 
+/** The walked clients of pages 1, 2, … up to the first page a bounded walk left out: the list's first clients, all of them when it is complete. */
+function walkedFromStart(walk: FullWalk): ClientExtended[] {
+  const pages = [...walk.pages].sort((a, b) => a.page - b.page);
+  const gap = pages.findIndex((page, i) => page.page !== i + 1);
+  return pages.slice(0, gap < 0 ? pages.length : gap).flatMap((page) => page.items);
+}
+
 /** Evenly spread picks from a list, first and last included. */
 function spread<T>(items: readonly T[], count: number): T[] {
   if (items.length <= count) return [...items];
   return Array.from({ length: count }, (_, i) => items[Math.round((i * (items.length - 1)) / (count - 1))]!);
 }
+
+/** The fields `filter` searches (openapi.yaml), each on its own. */
+const SEARCHED = ['FullName', 'PersonalId', 'Email', 'Phone'] as const;
+
+/** Clients a cut term's matches are counted on: all of them up to this many. */
+const COUNTED = 2000;
+
+/** A term cut from a client's searched field, and how many walked clients hold it in some field as written. */
+interface CutTerm {
+  term: string;
+  matches: number;
+  source: ClientExtended;
+}
+
+/**
+ * Terms cut from the searched fields of clients spread over the walked list (4 to 12 characters from the start,
+ * the middle and the end of each and at each sign in it, folded, so the source holds each; or of the given sources),
+ * every term with the count of walked clients (COUNTED of them at most) holding it in a folded field. The count only
+ * ranks the terms (it leaves out the phone-digit rule): what a check expects of a term is the filter rule applied to
+ * the full walk, never this count.
+ */
+function cutTerms(clients: readonly ClientExtended[], sources = spread(clients, 12)): CutTerm[] {
+  // Counted on at most COUNTED clients: on a long list counting them all kept the connection idle for seconds (a
+  // server may close an idle keep-alive connection then), and a rank needs no exact count.
+  const folded = spread(clients, COUNTED).map((c) => SEARCHED.map((field) => fold(c[field])));
+  const terms = new Map<string, CutTerm>();
+  for (const source of sources)
+    for (const field of SEARCHED) {
+      const chars = [...fold(termStretch(source[field]))];
+      // Characters that are no letter or digit (`@`, `.`, `+`, a space): terms that begin or end at one are often common.
+      const signs = chars.flatMap((c, i) => (/[\p{L}\p{N}]/u.test(c) ? [] : [i]));
+      for (const length of [4, 6, 8, 12])
+        for (const at of [
+          0,
+          Math.floor((chars.length - length) / 2),
+          chars.length - length,
+          ...signs.flatMap((i) => [i, i - length + 1]),
+        ]) {
+          const term = chars
+            .slice(Math.max(0, at), Math.max(0, at) + length)
+            .join('')
+            .trim();
+          if ([...term].length < 4 || terms.has(term)) continue;
+          terms.set(term, { term, source, matches: folded.filter((fields) => fields.some((text) => text.includes(term))).length });
+        }
+    }
+  return [...terms.values()];
+}
+
+/**
+ * Terms at the rarest character of the walked clients' folded searched fields (a search may well keep rare
+ * characters apart from the rest): that character alone, and with the three characters after and before it.
+ */
+function rarestCharacterTerms(clients: readonly ClientExtended[]): CutTerm[] {
+  const counts = new Map<string, number>();
+  const first = new Map<string, [ClientExtended, string[]]>();
+  for (const source of clients)
+    for (const field of SEARCHED) {
+      const chars = [...fold(termStretch(source[field]))];
+      for (const c of chars) {
+        counts.set(c, (counts.get(c) ?? 0) + 1);
+        if (!first.has(c)) first.set(c, [source, chars]);
+      }
+    }
+  // Among equally rare ones the last in code-point order: scripts far from Latin come last, and are likelier kept apart.
+  const rarest = [...counts].filter(([c]) => c !== ' ').sort(([a, x], [b, y]) => x - y || (a < b ? 1 : -1))[0]?.[0];
+  if (rarest === undefined) return [];
+  const [source, chars] = first.get(rarest)!;
+  const at = chars.indexOf(rarest);
+  const terms = [rarest, chars.slice(at, at + 4).join(''), chars.slice(Math.max(0, at - 3), at + 1).join('')];
+  return terms.map((term) => ({ term: term.trim(), source, matches: counts.get(rarest)! }));
+}
+
+/**
+ * The cut terms of each kind a search can answer differently (a filter index may well: a term of 1-3 characters,
+ * one in most texts, one between), by their count: `words` are terms of letters and signs, `digits` those the
+ * phone-digit rule also applies to (only digits, spaces, `+`, `-` and brackets), most matches first; `rare` the
+ * terms at the rarest character.
+ */
+function termKinds(walk: FullWalk): TermKinds {
+  const known = kindsOf.get(walk);
+  if (known) return known;
+  const byMatches = (a: CutTerm, b: CutTerm) => b.matches - a.matches || (a.term < b.term ? -1 : 1);
+  const terms = cutTerms(walkedClients(walk)).sort(byMatches);
+  const isDigits = (t: CutTerm) => digitTerm(filterTerm(t.term)) !== undefined;
+  const kinds = {
+    words: terms.filter((t) => !isDigits(t)),
+    digits: terms.filter(isDigits),
+    rare: rarestCharacterTerms(walkedClients(walk)),
+  };
+  kindsOf.set(walk, kinds);
+  return kinds;
+}
+/** Each full walk's terms, cut once: a run's checks share one full walk, and cutting is the costly part. */
+const kindsOf = new WeakMap<FullWalk, TermKinds>();
+interface TermKinds {
+  words: CutTerm[];
+  digits: CutTerm[];
+  /** Terms at the rarest character of the searched fields. */
+  rare: CutTerm[];
+}
+
+/** Pages of a filtered list read when the full walk could not read the whole list: only its start is compared then. */
+const FILTERED_PAGES_ON_A_LONG_LIST = 3;
 
 /** How many clients Detail is compared with, spread over the walked list. */
 const DETAIL_SAMPLES = 24;
@@ -196,38 +311,62 @@ export function walkChecks(check: Define, contract: SpecContract): void {
     ['detail.agrees-with-list', ...RECORD_RULES],
   );
 
-  /** The filtered list walked (bounded by context.walk), compared with the rule applied to the full walk. */
-  async function expectFilterExactly(context: CheckContext, term: string, source: ClientExtended, why: string): Promise<void> {
+  /**
+   * The list under `filters` walked (bounded by context.walk) at `pageSize`, compared with those filters' rules
+   * applied to the full walk's pages from the first on (all of them when it read every page): the filtered list
+   * begins with exactly the clients of that stretch that meet every filter, in list order (any later match comes
+   * after them all); when both walks are complete, that is the whole filtered list and X-Total-Count its number.
+   */
+  async function expectQueryExactly(
+    context: CheckContext,
+    filters: ListQuery,
+    why: string,
+    source?: ClientExtended,
+    pageSize = context.maxPageSize,
+  ): Promise<void> {
     const walk = await context.fullWalk(extended);
-    const query = { filter: term, pageSize: String(context.maxPageSize) };
+    const query = { ...filters, pageSize: String(context.maxPageSize) };
     const probe = await context.get(extended + queryString(query));
     context.expectList(probe, query);
 
-    const found = await context.walk<ClientExtended>(extended, { filter: term });
+    const expected = walkedFromStart(walk)
+      .filter((c) => meetsFilters(c as unknown as Record<string, unknown>, filters as Record<string, string | undefined>))
+      .map((c) => c.IdClient);
+    // Past a full walk's reach only the filtered list's start is compared: its first pages are enough.
+    const found = await context.walk<ClientExtended>(
+      extended,
+      filters,
+      pageSize,
+      walk.complete ? undefined : FILTERED_PAGES_ON_A_LONG_LIST,
+    );
 
     const ids = found.items.map((c) => c.IdClient);
+    const shown = `${queryString(filters)} (${why})`;
     // A bounded walk of a large filtered list need not reach the source client.
-    if (found.complete)
+    if (source && found.complete)
       context.expect(
         ids.includes(source.IdClient),
         probe,
-        `filter=${JSON.stringify(term)} (${why}) misses ${source.FullName} (${source.IdClient})`,
+        `${shown} misses ${source.FullName} (${source.IdClient})`,
         'check.filter-complete',
       );
-    if (walk.complete && found.complete) {
-      const expected = walkedClients(walk)
-        .filter((c) => matchesFilter(c, term))
-        .map((c) => c.IdClient);
-      const missing = expected.filter((id) => !ids.includes(id));
-      const extra = ids.filter((id) => !expected.includes(id));
-      context.expect(
-        missing.length === 0 && extra.length === 0 && isDeepStrictEqual(ids, expected),
-        probe,
-        `filter=${JSON.stringify(term)} (${why}) is not exactly the matching clients in list order: ${missing.length} missing (${missing.slice(0, 3).join(', ')}), ${extra.length} extra (${extra.slice(0, 3).join(', ')})`,
-        'check.filter-complete',
-      );
-    }
+    // What both walks read: a filtered walk that stopped early is compared as far as it went.
+    const compared = found.complete ? expected.length : Math.min(expected.length, ids.length);
+    const [got, wanted] = [ids.slice(0, compared), expected.slice(0, compared)];
+    const whole = walk.complete && found.complete;
+    const missing = wanted.filter((id) => !got.includes(id));
+    const extra = (whole ? ids : got).filter((id) => !expected.includes(id));
+    context.expect(
+      isDeepStrictEqual(got, wanted) && (!whole || (ids.length === expected.length && found.total === expected.length)),
+      probe,
+      `${shown} is not exactly the clients that meet it, in list order${whole ? ', X-Total-Count their number' : ` (the first ${compared} compared)`}: ${missing.length} missing (${missing.slice(0, 3).join(', ')}), ${extra.length} extra (${extra.slice(0, 3).join(', ')}), X-Total-Count ${found.total} for ${expected.length}`,
+      Object.keys(filters).length > 1 ? 'check.filter-and' : 'check.filter-complete',
+    );
   }
+
+  /** The filtered list walked, compared with the filter rule applied to the full walk. */
+  const expectFilterExactly = (context: CheckContext, term: string, source: ClientExtended, why: string) =>
+    expectQueryExactly(context, { filter: term }, why, source);
 
   const onlyIn = (client: ClientExtended, term: string, field: 'FullName' | 'Email' | 'Phone') => {
     const others = (['FullName', 'PersonalId', 'Email', 'Phone'] as const).filter((f) => f !== field);
@@ -377,6 +516,87 @@ export function walkChecks(check: Define, contract: SpecContract): void {
         context.skip('no term could be cut that no listed client matches, and no listed name has a letter of the folding table');
     },
     ['check.filter-fields', 'check.filter-folding', 'filter.text'],
+  );
+
+  /** The full walk, or a skip when it lists no client. */
+  async function everyClient(context: CheckContext, what: string): Promise<FullWalk> {
+    const walk = await context.fullWalk(extended);
+    if (walk.total === 0) context.skip(`the deployment lists no clients: no fields to cut ${what} from`);
+    return walk;
+  }
+
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter=<terms of 1, 2 and 3 characters, the commonest cut term, one with more matches than a page, the commonest that a page holds, the rarest, digits as written and with a dash put in, the rarest character> → exactly the matching clients, in list order, on every page (completeness)',
+    async (context) => {
+      const { words, digits, rare: atRarest } = termKinds(await everyClient(context, 'terms of every kind'));
+      const common = words[0] ?? context.skip('no searched field of a listed client is 4 characters long: no term to cut');
+      const rare = words[words.length - 1]!;
+      const overPage = words.filter((t) => t.matches > context.maxPageSize && t.matches < common.matches).pop();
+      const picks: [CutTerm | undefined, string][] = [
+        [common, `the commonest cut term, ${common.matches} clients`],
+        [overPage, 'more matches than a page'],
+        [words.find((t) => t.matches > 1 && t.matches <= context.maxPageSize), 'the commonest cut term held by a page'],
+        [rare, 'the rarest cut term'],
+        [digits[0], 'the commonest digits as written'],
+        [digits[digits.length - 1], 'the rarest digits as written'],
+      ];
+      for (const from of [common, rare])
+        for (const length of [1, 2, 3]) {
+          const term = [...from.term].slice(0, length).join('').trim();
+          picks.push([{ ...from, term }, `${length} character(s) of ${from === common ? 'the commonest' : 'the rarest'} cut term`]);
+        }
+      for (const pick of atRarest) picks.push([pick, `at the rarest character of the searched fields (${pick.matches} times)`]);
+      // A phone's last seven digits with a dash the phone does not have: found only by its digits (the phone-digit rule).
+      const phone = rare.source.Phone.replace(/\D/g, '');
+      picks.push([{ ...rare, term: `${phone.slice(-7, -4)}-${phone.slice(-4)}` }, "a phone's digits with a dash put in"]);
+      for (const [pick, why] of picks) if (pick) await expectFilterExactly(context, pick.term, pick.source, why);
+    },
+    ['check.filter-complete', 'filter.text', 'check.filter-phone-digits'],
+  );
+  check(
+    'getClientsExtended',
+    'GET /Client/Extended?filter&active, and idStaff or idLocation with active and filter, at a large and a small pageSize → exactly the clients that meet every filter, in list order (AND)',
+    async (context) => {
+      const walk = await everyClient(context, 'filter combinations');
+      const clients = walkedClients(walk);
+      const { words } = termKinds(walk);
+      const common = words[0] ?? context.skip('no searched field of a listed client is 4 characters long: no term to cut');
+      const rare = words[words.length - 1]!;
+      const statusOf = (client: ClientExtended) => (client.Status === 'Active' ? 'true' : 'false');
+      const combinations: [ListQuery, string, ClientExtended?, number?][] = [
+        [{ filter: common.term, active: 'true' }, 'the commonest cut term, active'],
+        [{ filter: common.term, active: 'false' }, 'the commonest cut term, inactive'],
+        [{ filter: rare.term, active: statusOf(rare.source) }, "the rarest cut term and its client's status", rare.source],
+      ];
+      // The staff member and the location with the most clients, each with both statuses where the data has one, walked at
+      // a third of their clients a page: every filter then leaves some of the others' clients out, on more than one page.
+      for (const field of ['IdStaff', 'IdLocation'] as const) {
+        const groups = new Map<string, ClientExtended[]>();
+        for (const c of clients) if (c[field] !== null) groups.set(c[field]!, [...(groups.get(c[field]!) ?? []), c]);
+        const mixed = (group: ClientExtended[]) => new Set(group.map((c) => c.Status)).size;
+        const [id, group] = [...groups].sort(([, a], [, b]) => mixed(b) - mixed(a) || b.length - a.length)[0] ?? [];
+        if (id === undefined || group === undefined) continue;
+        const parameter = field === 'IdStaff' ? 'idStaff' : 'idLocation';
+        const query = { [parameter]: id, active: statusOf(group[0]!), filter: common.term };
+        const pageSize = Math.min(context.maxPageSize, Math.max(1, Math.floor(group.length / 3)));
+        combinations.push([query, `${parameter} with the most clients, active, the commonest cut term`, undefined, pageSize]);
+        // And a term cut from the group's own clients with about as many matches as it has clients: neither filter then
+        // holds most of the other, and they share at least the client the term came from.
+        const alike = cutTerms(clients, spread(group, 12))
+          .filter((t) => t.matches > 1 && digitTerm(filterTerm(t.term)) === undefined)
+          .sort((a, b) => Math.abs(a.matches - group.length) - Math.abs(b.matches - group.length))[0];
+        if (alike)
+          combinations.push([
+            { [parameter]: id, filter: alike.term },
+            `${parameter} with a cut term of about as many matches`,
+            undefined,
+            pageSize,
+          ]);
+      }
+      for (const [query, why, source, pageSize] of combinations) await expectQueryExactly(context, query, why, source, pageSize);
+    },
+    ['check.filter-and', 'filter.active', 'filter.staff', 'filter.location', 'filter.text'],
   );
 
   for (const operation of ['getClientsSimple', 'getClientsExtended'] as const) {
