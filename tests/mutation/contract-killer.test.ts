@@ -72,7 +72,7 @@ beforeAll(async () => {
   cold = await startTestServer({}, withCases(generateClients(1, CLIENTS), false));
   settled = await startTestServer({}, withCases(generateClients(1, SETTLED_CLIENTS), true));
   await settled.app.prebuild();
-  lean = await startLeanTestServer({}, withOrderCases(generateClients(1, CLIENTS)));
+  lean = await startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false));
 });
 afterAll(async () => {
   await cold?.stop();
