@@ -69,7 +69,16 @@ export async function startTestServer(overrides: Partial<Config> = {}, data?: re
   const logs = new LogCapture();
   const logger = createLogger(config.logLevel, logs);
   const store = data ? new ClientStore(data) : testStore(config.seed, config.clients);
-  const app = createApp(config, store, logger, specOf(config));
+  return listening(createApp(config, store, logger, specOf(config)), config, logs, logger);
+}
+
+/** An app behind the real HTTP server on 127.0.0.1 and a free port, as a TestServer. */
+async function listening(
+  app: App,
+  config: Readonly<Config>,
+  logs: LogCapture,
+  logger: ReturnType<typeof createLogger>,
+): Promise<TestServer> {
   const running = await startHttpServer(app, 0, '127.0.0.1', logger, { maxConnections: config.maxConnections });
   return {
     baseUrl: `http://127.0.0.1:${running.port}`,
@@ -97,16 +106,7 @@ export async function startLeanTestServer(overrides: Partial<Config> = {}, data?
     leanFirst(path, () => Promise.resolve(full)),
     { respond: full.respond, cache: full.cache, prebuild: full.prebuild },
   );
-  const running = await startHttpServer(app, 0, '127.0.0.1', logger, { maxConnections: config.maxConnections });
-  return {
-    baseUrl: `http://127.0.0.1:${running.port}`,
-    app,
-    logs,
-    running,
-    stop: async () => {
-      await running.stop();
-    },
-  };
+  return listening(app, config, logs, logger);
 }
 
 export interface SpawnedServer {

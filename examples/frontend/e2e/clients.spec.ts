@@ -3,27 +3,12 @@
 // run in parallel and share no server state.
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { recordStatusTexts } from './status-texts';
 
 const SCREENSHOT = path.resolve(__dirname, '../../../test-artifacts/frontend-error-state.png');
 
 const status = (page: Page) => page.getByRole('status');
 const rows = (page: Page) => page.locator('#rows tr');
-
-/**
- * Every text the status line shows, recorded inside the page from its first script on: a loading state is seen
- * however briefly it lasts and however late a busy machine gets to look (polling for it from the test can miss it).
- */
-async function recordStatusTexts(page: Page): Promise<() => Promise<string[]>> {
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    Object.assign(window, { statusTexts: seen });
-    new MutationObserver(() => {
-      const text = document.getElementById('status')?.textContent ?? '';
-      if (text !== '' && text !== seen[seen.length - 1]) seen.push(text);
-    }).observe(document, { subtree: true, childList: true, characterData: true });
-  });
-  return () => page.evaluate(() => (window as unknown as { statusTexts: string[] }).statusTexts);
-}
 
 test.describe('the client list', () => {
   test('list → the first ten clients and the total from X-Total-Count', async ({ page }) => {

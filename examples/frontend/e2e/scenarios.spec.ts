@@ -5,25 +5,10 @@
 // side by side and proves neither sees the other's scenario.
 import { expect, test } from 'client-records-mock/playwright';
 import type { Page } from '@playwright/test';
+import { recordStatusTexts } from './status-texts';
 
 const status = (page: Page) => page.getByRole('status');
 const rows = (page: Page) => page.locator('#rows tr');
-
-/**
- * Every text the status line shows, recorded inside the page from its first script on: a loading state is seen
- * however briefly it lasts and however late a busy machine gets to look (polling for it from the test can miss it).
- */
-async function recordStatusTexts(page: Page): Promise<() => Promise<string[]>> {
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    Object.assign(window, { statusTexts: seen });
-    new MutationObserver(() => {
-      const text = document.getElementById('status')?.textContent ?? '';
-      if (text !== '' && text !== seen[seen.length - 1]) seen.push(text);
-    }).observe(document, { subtree: true, childList: true, characterData: true });
-  });
-  return () => page.evaluate(() => (window as unknown as { statusTexts: string[] }).statusTexts);
-}
 
 test.describe('each test in its own scenario, in parallel', () => {
   test('down → the error state; the journal holds one 500 INTERNAL_ERROR of getClientsExtended, in down, under this session', async ({
