@@ -10,7 +10,7 @@
 // tally outlive a --watch reload.
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { generateClients } from '../seeds/client';
+import { generateClients, generatedSource } from '../seeds/client';
 import { DataFileError, loadDataFile } from '../seeds/data-file';
 import { bundledSpec, readSpec, SpecSchemas, type SpecSource } from '../contract/spec';
 import type * as AppModule from './pipeline/app';
@@ -147,15 +147,23 @@ export function specOf(settings: Pick<MockSettings, 'specFile'>): SpecSource {
 
 /** How a mock is built: what may wait for the first request that needs it. */
 export interface BuildOptions {
-  /** The search index made by the first filter, not before the first answer (the in-process handlers: msw-core.ts). */
-  lazySearch?: boolean;
+  /**
+   * The records, the filters' groups and the search index made by the first request that needs each, not before
+   * the first answer (the in-process handlers: msw-core.ts). A server makes them all at start: its requests should
+   * not pay for them, and its background work compacts the records.
+   */
+  lazy?: boolean;
 }
 
 /** The data the settings name: the data file, else `clients` generated from `seed`. Throws DataFileError on a bad file. */
 export function buildStore(settings: Readonly<MockSettings>, spec: SpecSource, options: BuildOptions = {}): ClientStore {
-  const storeOptions = { lazySearch: options.lazySearch ?? false };
-  if (!settings.dataFile) return new ClientStore(generateClients(settings.seed, settings.clients), storeOptions);
-  return new ClientStore(loadDataFile(settings.dataFile, settings.dataFileMaxMb * 2 ** 20, new SpecSchemas(spec.document)), storeOptions);
+  const lazy = options.lazy ?? false;
+  if (settings.dataFile) {
+    return new ClientStore(loadDataFile(settings.dataFile, settings.dataFileMaxMb * 2 ** 20, new SpecSchemas(spec.document)), { lazy });
+  }
+  // Lazy: ordered from each client's first draws, each record generated when read (the same records).
+  const clients = lazy ? generatedSource(settings.seed, settings.clients) : generateClients(settings.seed, settings.clients);
+  return new ClientStore(clients, { lazy });
 }
 
 /** The app for ready settings; the validator is warmed so the first request meets a ready app. */

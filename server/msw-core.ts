@@ -89,7 +89,7 @@ interface InProcessMock {
 function inProcessMock(config: Readonly<Config>): InProcessMock {
   const spec = specOf(config);
   // The search index waits for the first filter: a test file that never filters never pays for it (issue 26 item 6).
-  const store = buildStore(config, spec, { lazySearch: true });
+  const store = buildStore(config, spec, { lazy: true });
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   const path = apiPathFor(config, store, logger, spec, controlFor(config));
   let full: Promise<App> | undefined;

@@ -1,5 +1,6 @@
-// The clients in list order: first as the objects they were made or read as,
-// then, once compacted, as their JSON alone, outside the JS heap.
+// The clients in list order: first as the objects they were made or read as
+// (each made when first read: client-source.ts), then, once compacted, as
+// their JSON alone, outside the JS heap.
 //
 // Why: a million ClientDetail records are some 30 million small objects and
 // 0.9 GB of heap, which every full collection marks again, in steps that land
@@ -14,7 +15,10 @@ import type { ClientDetail } from '../../contract/wire-types';
 const RESERVE_AFTER = 1024;
 
 export class ClientRecords {
-  private objects: readonly ClientDetail[] | undefined;
+  /** The records made so far, by position; undefined once compacted. */
+  private objects: (ClientDetail | undefined)[] | undefined;
+  /** Makes the record at a position (the source's, through the list order); let go with the objects. */
+  private make: ((position: number) => ClientDetail) | undefined;
   /** Each record's JSON.stringify: the Detail answer's bytes, made on first use or by compact(). */
   readonly json: SlotArena;
   private compacting: Promise<void> | undefined;
@@ -23,9 +27,10 @@ export class ClientRecords {
   private lastPosition = -1;
   private lastParsed: ClientDetail | undefined;
 
-  constructor(objects: readonly ClientDetail[]) {
-    this.objects = objects;
-    this.json = new SlotArena(objects.length);
+  constructor(count: number, make: (position: number) => ClientDetail) {
+    this.objects = new Array<ClientDetail | undefined>(count);
+    this.make = make;
+    this.json = new SlotArena(count);
   }
 
   get size(): number {
@@ -38,13 +43,13 @@ export class ClientRecords {
   }
 
   /**
-   * The client at `position`: the object itself while the objects are held,
-   * else a new one parsed from its JSON, equal in every field. Never compare
-   * the result by identity, and never change it.
+   * The client at `position`: the object itself while the objects are held
+   * (made on first read), else a new one parsed from its JSON, equal in every
+   * field. Never compare the result by identity, and never change it.
    */
   at(position: number): ClientDetail {
-    const object = this.objects?.[position];
-    if (object) return object;
+    const objects = this.objects;
+    if (objects) return (objects[position] ??= this.make!(position));
     if (position !== this.lastPosition) {
       this.lastParsed = JSON.parse(this.json.bytes(position).toString('utf8')) as ClientDetail;
       this.lastPosition = position;
@@ -54,7 +59,7 @@ export class ClientRecords {
 
   /** Writes the record's JSON if it is not written yet; `json.bytes(position)` is then its bytes. */
   serialize(position: number): void {
-    if (!this.json.has(position)) this.json.put(position, JSON.stringify(this.objects![position]));
+    if (!this.json.has(position)) this.json.put(position, JSON.stringify(this.at(position)));
   }
 
   /**
@@ -80,6 +85,7 @@ export class ClientRecords {
         if ((position & 31) === 0 && performance.now() >= until) return false;
       }
       this.objects = undefined;
+      this.make = undefined;
       return true;
     }, signal).then(() => {
       if (this.objects) this.compacting = undefined;

@@ -1,11 +1,15 @@
 // The client store: an immutable data set, sorted once, with its indexes made
 // once at start. It answers page(query) and positionOf(id) and knows nothing of HTTP.
-// The search index may be left for the first filter to build (lazySearch): an
-// in-process set-up whose tests never filter does not pay for it (issue 26 item 6).
+// A lazy store (in-process set-ups, issue 26 item 6) is sorted and id-indexed
+// from each client's id and name alone, and leaves the records, the
+// staff/location/status groups and the search index for the first request that
+// needs each: a test file that never filters never pays for them.
 import type { ClientDetail } from '../../contract/wire-types';
 import { ClientRecords } from './client-records';
+import { sourceOf, type ClientSource } from './client-source';
+import { ListOrder } from './list-order';
 import type { ListQuery } from './list-query';
-import { foldField, normalizeTerm, SearchIndex } from './search/search-index';
+import { normalizeTerm, SearchIndex } from './search/search-index';
 import { BitPositions, EMPTY_SET, pageOfAnd, positionSetOf, SortedPositions, type PositionSet } from './search/position-set';
 
 export interface ListResult {
@@ -14,126 +18,68 @@ export interface ListResult {
   positions: readonly number[];
 }
 
-const collator = new Intl.Collator('en', { sensitivity: 'base' });
-
-/** The documented order: FullName (English collation, case- and accent-insensitive), then IdClient in lower case. */
-export function compareClients(a: ClientDetail, b: ClientDetail): number {
-  const byName = collator.compare(a.PersonalInfo.FullName, b.PersonalInfo.FullName);
-  if (byName !== 0) return byName;
-  // A data file may hold upper-case uuids: the tie-break is on the lower-case form, as openapi.yaml says.
-  const idA = a.IdClient.toLowerCase();
-  const idB = b.IdClient.toLowerCase();
-  return idA < idB ? -1 : idA > idB ? 1 : 0;
+interface Groups {
+  byStaff: Map<string, PositionSet>;
+  byLocation: Map<string, PositionSet>;
+  byStatus: Map<string, PositionSet>;
 }
 
-/**
- * `[...clients].sort(compareClients)`, without a collator call per comparison.
- * Names repeat (a million clients share a few hundred thousand names), so the
- * collator orders the distinct names only, and equal-under-the-collator names
- * ("Asa Berg", "Åsa Berg") share one rank. Clients are then placed by rank
- * (a counting sort) and each group of one rank is ordered by lower-case
- * IdClient: exactly compareClients' order, since compareClients is the
- * collator's order of names with the id as tie-break (ids are unique, in any
- * case, so the order is total).
- */
-function sortClients(clients: readonly ClientDetail[]): { sorted: ClientDetail[]; foldedNames: string[] } {
-  const count = clients.length;
-  const nameIndex = new Map<string, number>();
-  const names: string[] = [];
-  const nameOf = new Int32Array(count);
-  for (let i = 0; i < count; i++) {
-    const name = clients[i]!.PersonalInfo.FullName;
-    let index = nameIndex.get(name);
-    if (index === undefined) {
-      index = names.length;
-      names.push(name);
-      nameIndex.set(name, index);
-    }
-    nameOf[i] = index;
-  }
-  // The folded names go on to the search index too: one string per distinct name, shared by the clients bearing it.
-  const folded = names.map(foldField);
-  // A first sort by the folded name (plain string comparison, cheap) leaves the
-  // names in collation order or very near it; the collator's sort then runs over
-  // that, and TimSort needs about one comparison per name on sorted runs.
-  const byName = Array.from(names.keys());
-  byName.sort((a, b) => (folded[a]! < folded[b]! ? -1 : folded[a]! > folded[b]! ? 1 : 0));
-  byName.sort((a, b) => collator.compare(names[a]!, names[b]!));
-  const rankOf = new Int32Array(names.length);
-  let rank = 0;
-  for (let k = 1; k < byName.length; k++) {
-    if (collator.compare(names[byName[k - 1]!]!, names[byName[k]!]!) !== 0) rank++;
-    rankOf[byName[k]!] = rank;
-  }
-  const ranks = names.length === 0 ? 0 : rank + 1;
-
-  // Counting sort by rank, then each group of equal rank by lower-case id.
-  const starts = new Int32Array(ranks + 1);
-  for (let i = 0; i < count; i++) starts[rankOf[nameOf[i]!]! + 1]!++;
-  for (let r = 0; r < ranks; r++) starts[r + 1]! += starts[r]!;
-  const order = new Int32Array(count);
-  const fill = starts.slice(0, ranks);
-  for (let i = 0; i < count; i++) order[fill[rankOf[nameOf[i]!]!]!++] = i;
-  const idOf = (i: number) => clients[i]!.IdClient.toLowerCase();
-  for (let r = 0; r < ranks; r++) {
-    if (starts[r + 1]! - starts[r]! < 2) continue;
-    order.subarray(starts[r]!, starts[r + 1]!).sort((a, b) => {
-      const idA = idOf(a);
-      const idB = idOf(b);
-      return idA < idB ? -1 : idA > idB ? 1 : 0;
-    });
-  }
-  const sorted = new Array<ClientDetail>(count);
-  const foldedNames = new Array<string>(count);
-  for (let i = 0; i < count; i++) {
-    sorted[i] = clients[order[i]!]!;
-    foldedNames[i] = folded[nameOf[order[i]!]!]!;
-  }
-  return { sorted, foldedNames };
-}
-
-function groupPositions(clients: readonly ClientDetail[], keyOf: (client: ClientDetail) => string | undefined): Map<string, PositionSet> {
-  const groups = new Map<string, number[]>();
-  clients.forEach((client, position) => {
-    const key = keyOf(client);
+/** The positions of each staff member's, location's and status's clients, in one pass over the records. */
+function groupPositions(records: ClientRecords): Groups {
+  const staff = new Map<string, number[]>();
+  const locations = new Map<string, number[]>();
+  const statuses = new Map<string, number[]>();
+  const add = (groups: Map<string, number[]>, key: string | undefined, position: number) => {
     if (key === undefined) return;
     const group = groups.get(key);
     if (group) group.push(position);
     else groups.set(key, [position]);
-  });
-  return new Map(Array.from(groups, ([key, positions]) => [key, positionSetOf(positions, clients.length)]));
+  };
+  for (let position = 0; position < records.size; position++) {
+    const client = records.at(position);
+    add(staff, client.Staff?.IdStaff.toLowerCase(), position);
+    add(locations, client.Location?.IdLocation.toLowerCase(), position);
+    add(statuses, client.Status, position);
+  }
+  const sets = (groups: Map<string, number[]>) =>
+    new Map(Array.from(groups, ([key, positions]) => [key, positionSetOf(positions, records.size)]));
+  return { byStaff: sets(staff), byLocation: sets(locations), byStatus: sets(statuses) };
 }
 
 export class ClientStore {
   /** All clients in list order. */
   readonly records: ClientRecords;
-  private readonly byIdIndex: Map<string, number>;
-  private readonly byStaff: Map<string, PositionSet>;
-  private readonly byLocation: Map<string, PositionSet>;
-  private readonly byStatus: Map<string, PositionSet>;
+  private readonly order: ListOrder;
+  private groupsMade: Groups | undefined;
   private searchIndex: SearchIndex | undefined;
-  private makeSearch: (() => SearchIndex) | undefined;
 
-  /** `lazySearch`: the search index is built by the first request that needs it, not here (the same index either way). */
-  constructor(clients: readonly ClientDetail[], { lazySearch = false }: { lazySearch?: boolean } = {}) {
-    const { sorted, foldedNames } = sortClients(clients);
-    this.records = new ClientRecords(sorted);
-    // uuids compare case-insensitively (a data file may hold upper-case ones); callers pass lower case.
-    this.byIdIndex = new Map();
-    for (let position = 0; position < sorted.length; position++) this.byIdIndex.set(sorted[position]!.IdClient.toLowerCase(), position);
-    this.byStaff = groupPositions(sorted, (c) => c.Staff?.IdStaff.toLowerCase());
-    this.byLocation = groupPositions(sorted, (c) => c.Location?.IdLocation.toLowerCase());
-    this.byStatus = groupPositions(sorted, (c) => c.Status);
-    if (lazySearch) this.makeSearch = () => new SearchIndex(sorted, foldedNames);
-    else this.searchIndex = new SearchIndex(sorted, foldedNames);
+  /**
+   * `lazy`: the order past the first page, the id index, the records, the
+   * groups and the search index are made by the first request that needs
+   * each, not here (the same answers either way).
+   */
+  constructor(clients: readonly ClientDetail[] | ClientSource, { lazy = false }: { lazy?: boolean } = {}) {
+    const source = isSource(clients) ? clients : sourceOf(clients);
+    const order = new ListOrder(source, { lazy });
+    this.order = order;
+    this.records = new ClientRecords(source.count, (position) => source.record(order.indexAt(position)));
+    if (!lazy) {
+      this.groupsMade = groupPositions(this.records);
+      this.searchIndex = this.makeSearch();
+    }
+  }
+
+  private get groups(): Groups {
+    return (this.groupsMade ??= groupPositions(this.records));
   }
 
   private get search(): SearchIndex {
-    if (!this.searchIndex) {
-      this.searchIndex = this.makeSearch!();
-      this.makeSearch = undefined;
-    }
-    return this.searchIndex;
+    return (this.searchIndex ??= this.makeSearch());
+  }
+
+  private makeSearch(): SearchIndex {
+    const foldedNames = this.order.takeFoldedNames();
+    return new SearchIndex(this.clients(), foldedNames);
   }
 
   get size(): number {
@@ -152,6 +98,8 @@ export class ClientStore {
 
   /** Keeps the records as JSON outside the heap from now on (client-records.ts); run after ready, in the background. */
   compact(signal?: AbortSignal): Promise<void> {
+    // The groups are made from the objects: before they are let go (a lazy store's, else made already).
+    void this.groups;
     return this.records.compact(signal);
   }
 
@@ -162,7 +110,7 @@ export class ClientStore {
 
   /** The client's position in list order. */
   positionOf(id: string): number | undefined {
-    return this.byIdIndex.get(id);
+    return this.order.positionOf(id);
   }
 
   /**
@@ -174,17 +122,18 @@ export class ClientStore {
    */
   page(query: ListQuery): ListResult {
     const sets: PositionSet[] = [];
-    if (query.idStaff !== undefined) sets.push(this.byStaff.get(query.idStaff) ?? EMPTY_SET);
-    if (query.idLocation !== undefined) sets.push(this.byLocation.get(query.idLocation) ?? EMPTY_SET);
+    if (query.idStaff !== undefined) sets.push(this.groups.byStaff.get(query.idStaff) ?? EMPTY_SET);
+    if (query.idLocation !== undefined) sets.push(this.groups.byLocation.get(query.idLocation) ?? EMPTY_SET);
     const term = query.filter === undefined ? '' : normalizeTerm(query.filter);
     if (term !== '') sets.push(this.search.search(term));
-    if (query.active !== undefined) sets.push(this.byStatus.get(query.active ? 'Active' : 'Inactive') ?? EMPTY_SET);
+    if (query.active !== undefined) sets.push(this.groups.byStatus.get(query.active ? 'Active' : 'Inactive') ?? EMPTY_SET);
 
     const start = (query.page - 1) * query.pageSize;
     const end = start + query.pageSize;
     let total: number;
     let positions: number[];
     if (sets.length === 0) {
+      this.order.reach(end);
       total = this.size;
       positions = [];
       for (let i = start; i < Math.min(total, end); i++) positions.push(i);
@@ -215,4 +164,8 @@ export class ClientStore {
     }
     return { total, positions };
   }
+}
+
+function isSource(clients: readonly ClientDetail[] | ClientSource): clients is ClientSource {
+  return !Array.isArray(clients);
 }

@@ -5,6 +5,7 @@
 // point of it: a full GC no longer marks a million records).
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import type { ClientDetail } from '../../contract/wire-types';
 import { generateClients } from '../../seeds/client';
 import { ClientRecords } from '../../server/engine/client-records';
 import { ClientParts, type ClientView } from '../../server/engine/projections';
@@ -12,10 +13,11 @@ import { CHUNK_BYTES } from '../../server/engine/slot-arena';
 import { ClientStore } from '../../server/engine/store';
 
 const VIEWS: ClientView[] = ['ClientSimple', 'ClientExtended', 'ClientDetail'];
+const recordsOf = (clients: readonly ClientDetail[]) => new ClientRecords(clients.length, (position) => clients[position]!);
 
 test('compact → every record parsed back equals the object, and its JSON is JSON.stringify of it', async () => {
   const clients = generateClients(5, 2000);
-  const records = new ClientRecords(clients);
+  const records = recordsOf(clients);
 
   await records.compact();
 
@@ -28,10 +30,10 @@ test('compact → every record parsed back equals the object, and its JSON is JS
 
 test('views made after compaction (parsed records) are the bytes of views made from the objects', async () => {
   const clients = generateClients(6, 2000);
-  const compacted = new ClientRecords(clients);
+  const compacted = recordsOf(clients);
   await compacted.compact();
   const fromJson = new ClientParts(compacted);
-  const fromObjects = new ClientParts(new ClientRecords(clients));
+  const fromObjects = new ClientParts(recordsOf(clients));
 
   for (let position = 0; position < clients.length; position += 3) {
     for (const view of VIEWS) expect(fromJson.bytes(view, position).equals(fromObjects.bytes(view, position))).toBe(true);
@@ -42,7 +44,7 @@ test('views made after compaction (parsed records) are the bytes of views made f
 
 test('compact, aborted → the objects stay and answers too; a second call finishes', async () => {
   const clients = generateClients(7, 30_000);
-  const records = new ClientRecords(clients);
+  const records = recordsOf(clients);
   const stop = new AbortController();
   stop.abort();
 
@@ -57,7 +59,7 @@ test('compact, aborted → the objects stay and answers too; a second call finis
 
 test('compact, aborted after its reservation, then again → room reserved once: the arena holds about the JSON it keeps', async () => {
   const clients = generateClients(9, 30_000);
-  const records = new ClientRecords(clients);
+  const records = recordsOf(clients);
   const stop = new AbortController();
   // Stopped as soon as the rest is reserved (after the first 1,024 records): the slices and this check take turns.
   const abortOnceReserved = () => (records.json.heldBytes > 2 * CHUNK_BYTES ? stop.abort() : setImmediate(abortOnceReserved));

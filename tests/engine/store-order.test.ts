@@ -3,11 +3,17 @@
 // comparison); these data sets are built to hit what that shortcut could get
 // wrong: names equal under the collator but different as strings (case,
 // accents, the special letters), punctuation and spaces, upper-case ids, and
-// names shared by many clients, so that the id decides.
+// names shared by many clients, so that the id decides. A lazy store's first
+// page, found by selection instead of the sort, is held to the same order.
 import fc from 'fast-check';
 import type { ClientDetail } from '../../contract/wire-types';
 import { generateClients } from '../../seeds/client';
-import { ClientStore, compareClients } from '../../server/engine/store';
+import { compareClients } from '../../contract/list-order';
+import { ClientStore } from '../../server/engine/store';
+
+/** The documented order (contract/list-order.ts) between two records. */
+const byListOrder = (a: ClientDetail, b: ClientDetail) =>
+  compareClients({ FullName: a.PersonalInfo.FullName, IdClient: a.IdClient }, { FullName: b.PersonalInfo.FullName, IdClient: b.IdClient });
 
 const base = generateClients(3, 400);
 
@@ -47,8 +53,15 @@ function withNames(names: readonly string[], upperIds: readonly boolean[]): Clie
 }
 
 function expectDocumentedOrder(clients: ClientDetail[]): void {
-  const store = new ClientStore(clients);
-  expect(store.clients().map((c) => c.IdClient)).toEqual([...clients].sort(compareClients).map((c) => c.IdClient));
+  const expected = [...clients].sort(byListOrder).map((c) => c.IdClient);
+  expect(new ClientStore(clients).clients().map((c) => c.IdClient)).toEqual(expected);
+  // A lazy store finds its first page by selection (list-order.ts), and sorts when asked for more: the same places.
+  for (const pageSize of [1, 3, 25]) {
+    const lazy = new ClientStore(clients, { lazy: true });
+    const { positions } = lazy.page({ page: 1, pageSize });
+    expect(positions.map((position) => lazy.client(position).IdClient)).toEqual(expected.slice(0, pageSize));
+    expect(lazy.clients().map((c) => c.IdClient)).toEqual(expected);
+  }
 }
 
 describe('list order = compareClients', () => {

@@ -1,6 +1,11 @@
-import { compareClients } from '../../server/engine/store';
+import { compareClients } from '../../contract/list-order';
+import type { ClientDetail } from '../../contract/wire-types';
 import type { ClientSimplePage } from '../../contract/wire-types';
 import { get, startTestServer, testStore, type TestServer } from '../support/servers';
+
+/** The documented order (contract/list-order.ts) between two records. */
+const byListOrder = (a: ClientDetail, b: ClientDetail) =>
+  compareClients({ FullName: a.PersonalInfo.FullName, IdClient: a.IdClient }, { FullName: b.PersonalInfo.FullName, IdClient: b.IdClient });
 
 let server: TestServer;
 beforeAll(async () => {
@@ -62,7 +67,7 @@ describe('GET /api/v1/Client/Simple', () => {
     expect(seen).toHaveLength(total);
     expect(new Set(seen).size).toBe(total);
     const store = testStore();
-    expect(seen).toEqual([...store.clients()].sort(compareClients).map((c) => c.IdClient));
+    expect(seen).toEqual([...store.clients()].sort(byListOrder).map((c) => c.IdClient));
   });
 
   test('the order is by FullName, case- and accent-insensitive (Å sorts with A), then IdClient', async () => {

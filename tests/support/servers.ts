@@ -12,7 +12,7 @@ import { createLogger } from '../../server/process/logger';
 import { startHttpServer, type RunningServer } from '../../server/listener/http-server';
 import { ClientStore } from '../../server/engine/store';
 import { specOf } from '../../server/mock';
-import { generateClients } from '../../seeds/client';
+import { generatedSource, generateClients } from '../../seeds/client';
 import type { ClientDetail } from '../../contract/wire-types';
 
 export const API_KEY = 'dev-key';
@@ -92,14 +92,15 @@ async function listening(
 }
 
 /**
- * The in-process handlers' pipeline (the lean path first, the Express app for the rest: lean-path.ts,
+ * The in-process handlers' pipeline (a lazy store; the lean path first, the Express app for the rest: lean-path.ts,
  * leanFirst) behind the real HTTP server, so that what runs over HTTP (the contract suite) runs through it.
  */
 export async function startLeanTestServer(overrides: Partial<Config> = {}, data?: readonly ClientDetail[]): Promise<TestServer> {
   const config = testConfig(overrides);
   const logs = new LogCapture();
   const logger = createLogger(config.logLevel, logs);
-  const store = data ? new ClientStore(data) : testStore(config.seed, config.clients);
+  // A lazy store, as the in-process handlers build it (msw-core.ts): made afresh, since it fills in as it answers.
+  const store = new ClientStore(data ?? generatedSource(config.seed, config.clients), { lazy: true });
   const path = apiPath(config, store, logger, specOf(config));
   const full = appOn(path);
   const app: App = Object.assign(
