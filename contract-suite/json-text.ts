@@ -5,6 +5,7 @@
 // comments), and no object repeats a member name (§4: names SHOULD be unique;
 // JSON.parse keeps the last one silently, so a client would see another value
 // than a streaming parser). A charset parameter, if present, must say utf-8.
+import { pointerSegment } from '../contract/spec';
 
 export interface JsonTextResult {
   /** The parsed value when the text is well-formed JSON (even if a rule above is broken). */
@@ -100,7 +101,7 @@ function scan(text: string): { error?: string; duplicate?: string } {
         ws();
         if (text[i] !== ':') fail("expected ':'");
         i += 1;
-        value(`${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+        value(`${pointer}/${pointerSegment(name)}`);
         ws();
         if (text[i] === ',') {
           i += 1;

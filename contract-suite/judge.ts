@@ -32,6 +32,7 @@ import { compareClients } from '../contract/list-order';
 import { linkRelations, parseLinkHeader } from './links';
 import { sentencesFor } from './sentences';
 import type { SpecContract, SpecOperation, SpecParameter, SpecResponse } from './spec-contract';
+import { pointerSegment } from '../contract/spec';
 
 type Json = Record<string, unknown>;
 
@@ -817,7 +818,7 @@ function declaredHeaders(j: Judging, response: SpecResponse): Set<string> {
   const headers = (response.node.headers ?? {}) as Json;
   for (const name of Object.keys(headers)) {
     j.apply('response.header');
-    const declared = j.contract.resolve(`${response.pointer}/headers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    const declared = j.contract.resolve(`${response.pointer}/headers/${pointerSegment(name)}`);
     const raw = j.header(name);
     if (raw === undefined) {
       if (declared.node.required === true) {
@@ -887,7 +888,7 @@ function content(j: Judging, response: SpecResponse): Body {
   for (const problem of text.problems) j.add('response.json', problem.kind, 'an RFC 8259 JSON text in UTF-8', problem.message);
   if (!text.parsed) return { parsed: false, invalid: [] };
   j.apply('response.schema');
-  const schemaPointer = `${response.pointer}/content/${key.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`;
+  const schemaPointer = `${response.pointer}/content/${pointerSegment(key)}/schema`;
   const validate = j.contract.validator(schemaPointer);
   // The schema by its component name (`ClientDetail`), as a reader finds it in the document.
   const schemaName = j.contract.resolve(schemaPointer).pointer.split('/').pop() ?? 'the schema';

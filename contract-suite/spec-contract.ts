@@ -5,7 +5,7 @@
 // headers and the body match the response the spec documents for that status?
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { loadSpec, describeSchemaError, type OpenApiDocument } from '../contract/spec';
+import { loadSpec, describeSchemaError, pointerSegment, pointerToken, type OpenApiDocument } from '../contract/spec';
 import { operationPathname, type Exchange } from './http';
 
 type Json = Record<string, unknown>;
@@ -68,14 +68,6 @@ export interface SpecOperation {
 
 const SPEC_ID = 'openapi.json';
 
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function unescapePointer(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
 function compileTemplate(template: string): (pathname: string) => Record<string, string> | undefined {
   const names: string[] = [];
   const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
@@ -121,7 +113,7 @@ export class SpecContract {
   resolve(pointer: string): { node: Json; pointer: string } {
     let current: unknown = this.spec;
     for (const segment of pointer.replace(/^#\/?/, '').split('/').filter(Boolean)) {
-      current = (current as Json | undefined)?.[unescapePointer(segment)];
+      current = (current as Json | undefined)?.[pointerToken(segment)];
     }
     if (current === undefined || current === null || typeof current !== 'object') throw new Error(`openapi.yaml has nothing at ${pointer}`);
     const ref = (current as Json).$ref;
@@ -171,7 +163,7 @@ export class SpecContract {
         found.operation.statuses.includes(candidate),
       );
       if (!key) return [`${where}: status ${exchange.status} is not documented (documented: ${found.operation.statuses.join(', ')})`];
-      responsePointer = `${found.operation.pointer}/responses/${escapePointer(key)}`;
+      responsePointer = `${found.operation.pointer}/responses/${pointerSegment(key)}`;
     } else {
       if (exchange.status !== 404) return [`${where}: status ${exchange.status} is not documented for an unknown path (documented: 404)`];
       responsePointer = '#/components/responses/NotFound';
@@ -190,7 +182,7 @@ export class SpecContract {
     }
     const key = [String(status), `${String(status)[0]}XX`, 'default'].find((candidate) => operation.statuses.includes(candidate));
     if (!key) return undefined;
-    return { ...this.resolve(`${operation.pointer}/responses/${escapePointer(key)}`), key };
+    return { ...this.resolve(`${operation.pointer}/responses/${pointerSegment(key)}`), key };
   }
 
   /** The node at a pointer, or undefined when there is none. */
@@ -235,7 +227,7 @@ export class SpecContract {
     const problems: string[] = [];
     const headers = (response.node.headers ?? {}) as Json;
     for (const name of Object.keys(headers)) {
-      const header = this.resolve(`${response.pointer}/headers/${escapePointer(name)}`);
+      const header = this.resolve(`${response.pointer}/headers/${pointerSegment(name)}`);
       // Fetch's Headers are case-insensitive, as HTTP header names are.
       const raw = exchange.headers.get(name);
       if (raw === null) {
@@ -266,7 +258,7 @@ export class SpecContract {
     } catch {
       return [`${label}: the body is not JSON: ${JSON.stringify(exchange.text.slice(0, 80))}`];
     }
-    const validate = this.validator(`${response.pointer}/content/${escapePointer(key)}/schema`);
+    const validate = this.validator(`${response.pointer}/content/${pointerSegment(key)}/schema`);
     if (validate(body)) return [];
     return (validate.errors ?? []).slice(0, 5).map((error) => `${label}: body${describeSchemaError(error)}`);
   }
@@ -274,7 +266,7 @@ export class SpecContract {
   private readOperations(): SpecOperation[] {
     const globalSecurity = (this.spec.security as unknown[] | undefined) ?? [];
     return Object.entries(this.spec.paths).map(([template, item]) => {
-      const pointer = `#/paths/${escapePointer(template)}/get`;
+      const pointer = `#/paths/${pointerSegment(template)}/get`;
       const get = item.get as Json;
       const parameters = ((get.parameters ?? []) as unknown[]).map((_, i) => {
         const resolved = this.resolve(`${pointer}/parameters/${i}`);

@@ -75,12 +75,22 @@ function position(lineCounter: YamlModule.LineCounter, offset: number | undefine
   return `line ${line}, column ${col}`;
 }
 
+/** One reference token of a JSON pointer, escaped (RFC 6901 section 3: `~` → `~0`, `/` → `~1`). */
+export function pointerSegment(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The reference token an escaped segment stands for (RFC 6901 section 4: `~1` first, then `~0`). */
+export function pointerToken(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
 /** The value at a local JSON pointer (`/components/schemas/X`), or undefined when there is none. */
 export function resolvePointer(document: unknown, pointer: string): unknown {
   if (pointer === '') return document;
   let node = document;
   for (const raw of pointer.split('/').slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = pointerToken(decodeURIComponent(raw));
     if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import YAML from 'yaml';
-import { SPEC_PATH, type OpenApiDocument } from '../contract/spec';
+import { pointerSegment, SPEC_PATH, type OpenApiDocument } from '../contract/spec';
 import { SpecContract } from '../contract-suite/spec-contract';
 import { errorAnswer, quoted } from '../server/errors';
 import type { components } from '../generated/proxy';
@@ -68,7 +68,7 @@ interface DocumentedParameter {
 /** The documented query of one operation as typed values, or the first problem as a 400 message. */
 function readQuery(template: string, method: string, url: URL): Record<string, unknown> | string {
   const contract = proxySpec();
-  const pointer = `#/paths/${template.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}`;
+  const pointer = `#/paths/${pointerSegment(template)}/${method}`;
   const parameters = ((contract.resolve(pointer).node.parameters ?? []) as DocumentedParameter[]).filter((p) => p.in === 'query');
   const values: Record<string, unknown> = {};
   for (const name of new Set(url.searchParams.keys())) {

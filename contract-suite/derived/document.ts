@@ -9,6 +9,7 @@
 // checks, and a document without a rule gets no check for it.
 import type { OperationName } from '../context';
 import type { SpecContract, SpecOperation, SpecParameter } from '../spec-contract';
+import { pointerSegment } from '../../contract/spec';
 
 type Json = Record<string, unknown>;
 
@@ -134,7 +135,7 @@ export function everywhereHeaders(contract: SpecContract): { name: string; schem
   pointers.push(contract.resolve('#/components/responses/NotFound').pointer);
   const required = (pointer: string) =>
     Object.keys((contract.resolve(pointer).node.headers ?? {}) as Json).flatMap((name) => {
-      const header = contract.resolve(`${pointer}/headers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      const header = contract.resolve(`${pointer}/headers/${pointerSegment(name)}`);
       return header.node.required === true ? [{ name, schema: `${header.pointer}/schema` }] : [];
     });
   const [first, ...rest] = pointers.map(required);

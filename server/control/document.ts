@@ -12,7 +12,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import type { default as Ajv2020Class } from 'ajv/dist/2020';
 import type { default as addFormatsFunction } from 'ajv-formats';
 import type * as YamlModule from 'yaml';
-import { derivedDocument, resolvePointer, SPEC_PATH, type OpenApiDocument } from '../../contract/spec';
+import { derivedDocument, type OpenApiDocument, pointerSegment, resolvePointer, SPEC_PATH } from '../../contract/spec';
 
 /** Every path of the control API begins with it; no path of the served spec may (checked at start). */
 export const CONTROL_PREFIX = '/__control/';
@@ -106,7 +106,7 @@ function lazyValidator(document: OpenApiDocument, compile: (ref: string) => Vali
 function compile(text: string): ControlDocument {
   const document = parsed(text);
   const compileAt = validatorsOf(document);
-  const pointer = (...segments: string[]) => `#/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+  const pointer = (...segments: string[]) => `#/${segments.map((s) => pointerSegment(s)).join('/')}`;
   const schemaAt = (ref: string): ValidateFunction => lazyValidator(document, compileAt, ref);
   const shared = (document.components.parameters ?? {}) as Record<string, ParameterObject>;
   const operations: ControlOperation[] = [];
