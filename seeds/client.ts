@@ -5,7 +5,7 @@ import type { Allergy, ClientDetail, Gender, Medication } from '../contract/wire
 import { ALLERGENS, CITIES, EMAIL_DOMAINS, MEDICATIONS, SEVERITIES } from './reference-data';
 import { createSeededFakers, type SeededFakers } from './fakers';
 import { createPools, STREAM, type Pools } from './pools';
-import { Draw } from './draw';
+import { Draw, uuidText } from './draw';
 import { AddressMaker } from './addresses';
 import { permuteSlot, personalIdForSlot } from './personal-id';
 import { emailToken, flat } from './text';
@@ -25,6 +25,8 @@ export class ClientGenerator {
   private readonly draw: Draw;
   private readonly addresses: AddressMaker;
   private readonly localeWeights: number[];
+  /** client()'s room for its id's four words. */
+  private readonly idWords = new Uint32Array(4);
 
   constructor(readonly seed: number) {
     this.fakers = createSeededFakers();
@@ -35,20 +37,20 @@ export class ClientGenerator {
   }
 
   /**
-   * What the list order and the id index need of client `index`: its first
-   * draws only, exactly those client(index) begins with, so the two agree by
-   * construction (a data set can be ordered without making its records).
+   * Client `index`'s full name, with its id's four 32-bit words written to
+   * `words` at `at` (uuidText makes the IdClient of them): the first draws of
+   * client(index) and nothing more, so the two agree by construction. What
+   * the list order needs of a client, without making its record or its id's text.
    */
-  head(index: number): ClientHead {
-    const { IdClient, FullName } = this.drawHead(index);
-    return { IdClient, FullName };
+  nameAndIdWords(index: number, words: Uint32Array, at: number): string {
+    return this.drawHead(index, words, at).FullName;
   }
 
-  /** Reseeds for client `index` and draws its id, gender and names: the first draws of client(index). */
-  private drawHead(index: number) {
+  /** Reseeds for client `index` and draws what client(index) begins with: its id (as four words), gender and names. */
+  private drawHead(index: number, words: Uint32Array, at: number) {
     const { draw } = this;
     this.fakers.randomizer.seed([this.seed, STREAM.clients, index]);
-    const IdClient = draw.uuid();
+    draw.uuidWords(words, at);
     const genderRoll = draw.below(100);
     const Gender: Gender = genderRoll < 49 ? 'Female' : genderRoll < 97 ? 'Male' : genderRoll < 99 ? 'Other' : 'Unknown';
     const names = this.fakers.nameLocales[draw.weighted(this.localeWeights)]!.names;
@@ -56,12 +58,14 @@ export class ClientGenerator {
     const FirstName = draw.pick(femaleName ? names.female : names.male);
     const LastName = draw.pick(femaleName ? names.lastFemale : names.lastMale);
     const FullName = flat`${FirstName} ${LastName}`;
-    return { IdClient, Gender, FirstName, LastName, FullName };
+    return { Gender, FirstName, LastName, FullName };
   }
 
   client(index: number): ClientDetail {
     const { draw, pools } = this;
-    const { IdClient, Gender, FirstName, LastName, FullName } = this.drawHead(index);
+    const words = this.idWords;
+    const { Gender, FirstName, LastName, FullName } = this.drawHead(index, words, 0);
+    const IdClient = uuidText(words[0]!, words[1]!, words[2]!, words[3]!);
     const { dateOfBirth, personalId } = personalIdForSlot(permuteSlot(this.seed, index));
     const Email = flat`${emailToken(FirstName)}.${emailToken(LastName)}${index + 1}@${draw.pick(EMAIL_DOMAINS)}`;
     const Phone = this.addresses.mobile();
@@ -100,31 +104,24 @@ export class ClientGenerator {
   }
 }
 
-/** A client's id and full name: what its place in the list and the id index depend on. */
-export interface ClientHead {
-  IdClient: string;
-  FullName: string;
-}
-
 /**
  * Clients 0..count-1 of the seed, made when first asked for: every client's
- * id and name now (the store orders and indexes by them), each whole record
- * when a request reaches it. What an in-process set-up pays before its first
- * answer is then a tenth of generating the set (issue 26 item 6); the records
- * are the very ones generateClients makes.
+ * name now, and its id's four words (the store orders and indexes by them),
+ * the id's text when first read, each whole record when a request reaches it.
+ * What an in-process set-up pays before its first answer is then a fraction
+ * of generating the set (issue 26 item 6); the records are the very ones
+ * generateClients makes.
  */
 export function generatedSource(seed: number, count: number) {
   const generator = new ClientGenerator(seed);
-  const ids = new Array<string>(count);
+  const words = new Uint32Array(count * 4);
   const names = new Array<string>(count);
-  for (let i = 0; i < count; i++) {
-    const head = generator.head(i);
-    ids[i] = head.IdClient;
-    names[i] = head.FullName;
-  }
+  const ids = new Array<string | undefined>(count);
+  for (let i = 0; i < count; i++) names[i] = generator.nameAndIdWords(i, words, 4 * i);
   return {
     count,
-    idOf: (index: number) => ids[index]!,
+    idOf: (index: number) =>
+      (ids[index] ??= uuidText(words[4 * index]!, words[4 * index + 1]!, words[4 * index + 2]!, words[4 * index + 3]!)),
     nameOf: (index: number) => names[index]!,
     record: (index: number) => generator.client(index),
   };

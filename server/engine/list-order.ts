@@ -4,10 +4,8 @@
 //
 // An eager store sorts at once. A lazy one (in-process set-ups, issue 26
 // item 6) first finds only the places its first request reads — page 1 is the
-// first 25 clients, one pass of compareClients over the names instead of a
-// sort — and sorts everything when a request reaches past them (a later page, an
+// first 25 clients, one pass over the names instead of a sort — and sorts everything when a request reaches past them (a later page, an
 // id, a filter). Both give the same places: the order is total (ids are unique).
-import { compareClients } from '../../contract/list-order';
 import type { ClientSource } from './client-source';
 import { foldField } from './search/search-index';
 
@@ -83,25 +81,32 @@ export class ListOrder {
   }
 }
 
-/** The first `k` clients of the order (source indexes): one pass, each client compared with the k-th so far. */
+/**
+ * The first `k` clients of the order (source indexes): one pass, each client's name compared with the k-th's so
+ * far, its id read only when the names are equal under the collator (a generated source makes an id's text when
+ * first read). The same order as sortClients and contract/list-order.ts's compareClients.
+ */
 function select(source: ClientSource, k: number): number[] {
-  const head = (index: number) => ({ FullName: source.nameOf(index), IdClient: source.idOf(index) });
-  const best: { index: number; key: ReturnType<typeof head> }[] = [];
+  const before = (a: number, b: number): boolean => {
+    const byName = collator.compare(source.nameOf(a), source.nameOf(b));
+    if (byName !== 0) return byName < 0;
+    return source.idOf(a).toLowerCase() < source.idOf(b).toLowerCase();
+  };
+  const best: number[] = [];
   for (let index = 0; index < source.count; index++) {
-    const key = head(index);
-    if (best.length === k && compareClients(key, best[k - 1]!.key) >= 0) continue;
+    if (best.length === k && !before(index, best[k - 1]!)) continue;
     // Binary search for its place among the best, then in; the (k+1)-th falls off.
     let low = 0;
     let high = best.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (compareClients(key, best[middle]!.key) < 0) high = middle;
+      if (before(index, best[middle]!)) high = middle;
       else low = middle + 1;
     }
-    best.splice(low, 0, { index, key });
+    best.splice(low, 0, index);
     if (best.length > k) best.pop();
   }
-  return best.map((entry) => entry.index);
+  return best;
 }
 
 /**
