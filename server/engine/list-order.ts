@@ -4,8 +4,9 @@
 //
 // An eager store sorts at once. A lazy one (in-process set-ups, issue 26
 // item 6) first finds only the places its first request reads — page 1 is the
-// first 25 clients, one pass over the names instead of a sort — and sorts everything when a request reaches past them (a later page, an
-// id, a filter). Both give the same places: the order is total (ids are unique).
+// first 25 clients, one pass over the names instead of a sort — and sorts
+// everything when a request reaches past them (a later page, an id, a
+// filter). Both give the same places: the order is total (ids are unique).
 import type { ClientSource } from './client-source';
 import { foldField } from './search/search-index';
 
