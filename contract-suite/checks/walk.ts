@@ -73,7 +73,7 @@ interface CutTerm {
  * ranks the terms (it leaves out the phone-digit rule): what a check expects of a term is the filter rule applied to
  * the full walk, never this count.
  */
-function cutTerms(clients: readonly ClientExtended[], sources = spread(clients, 12)): CutTerm[] {
+function cutTerms(clients: readonly ClientExtended[], sources = spread(clients, 12), lengths = [4, 6, 8, 12]): CutTerm[] {
   // Counted on at most COUNTED clients: on a long list counting them all kept the connection idle for seconds (a
   // server may close an idle keep-alive connection then), and a rank needs no exact count.
   const folded = spread(clients, COUNTED).map((c) => SEARCHED.map((field) => fold(c[field])));
@@ -83,7 +83,7 @@ function cutTerms(clients: readonly ClientExtended[], sources = spread(clients, 
       const chars = [...fold(termStretch(source[field]))];
       // Characters that are no letter or digit (`@`, `.`, `+`, a space): terms that begin or end at one are often common.
       const signs = chars.flatMap((c, i) => (/[\p{L}\p{N}]/u.test(c) ? [] : [i]));
-      for (const length of [4, 6, 8, 12])
+      for (const length of lengths)
         for (const at of [
           0,
           Math.floor((chars.length - length) / 2),
@@ -94,7 +94,7 @@ function cutTerms(clients: readonly ClientExtended[], sources = spread(clients, 
             .slice(Math.max(0, at), Math.max(0, at) + length)
             .join('')
             .trim();
-          if ([...term].length < 4 || terms.has(term)) continue;
+          if ([...term].length < Math.min(...lengths) || terms.has(term)) continue;
           terms.set(term, { term, source, matches: folded.filter((fields) => fields.some((text) => text.includes(term))).length });
         }
     }
@@ -152,6 +152,62 @@ interface TermKinds {
   digits: CutTerm[];
   /** Terms at the rarest character of the searched fields. */
   rare: CutTerm[];
+}
+
+/** At most this many terms of each kind the count probe sends (one request each): characters, 2-3 character pieces, cut terms by rank. */
+export const PROBED_CHARACTERS = 96;
+export const PROBED_PIECES = 48;
+export const PROBED_RANKS = 16;
+/** The page size the count probe asks for: its first page is compared with the rule's first matches. */
+const PROBE_PAGE_SIZE = 10;
+/** Substrings of each length from 4 to 8 the probe sends, spread over those held by two clients or more, by how many hold each. */
+export const PROBED_PER_LENGTH = 6;
+/** Clients (spread over the walk) whose substrings are counted: every substring of 4-8 characters costs more than a cut term. */
+const SUBSTRINGS_COUNTED = 500;
+
+/**
+ * Terms whose count and first page a search index may answer wrong while its rare and commonest terms come out right
+ * (an index may well answer terms of 1-3 characters from a table as they are, and intersect the pieces of longer ones):
+ * every character of the walked clients' folded searched fields (spread over their ranks by how often each occurs when
+ * there are more than PROBED_CHARACTERS), 2- and 3-character pieces cut from the fields of clients spread over the list
+ * as the longer cut terms are (the start, the middle, the end, at each sign: digits with a dash, a space or a bracket
+ * among them), substrings of 4 to 8 characters spread over their ranks by how many clients hold each, and the cut
+ * terms of 4-12 characters spread over their ranks by matches (every commonness, not only the ends). Only the data
+ * decides them: what is expected of each is the filter rule applied to the walk.
+ */
+export function countProbeTerms(clients: readonly ClientExtended[]): string[] {
+  const counts = new Map<string, number>();
+  for (const client of clients)
+    for (const field of SEARCHED) for (const c of fold(termStretch(client[field]))) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const characters = [...counts]
+    .filter(([c]) => !/\p{White_Space}/u.test(c))
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
+    .map(([c]) => c);
+  const pieces = cutTerms(clients, spread(clients, 4), [2, 3]).map((t) => t.term);
+  const ranked = cutTerms(clients).sort((a, b) => b.matches - a.matches || (a.term < b.term ? -1 : 1));
+  // Substrings of each length from 4 to 8 of every commonness (an index may well keep common ones' matches apart).
+  const folded = spread(clients, SUBSTRINGS_COUNTED).map((c) => SEARCHED.map((field) => fold(termStretch(c[field]))));
+  const substrings: string[] = [];
+  for (let length = 4; length <= 8; length++) {
+    const held = new Map<string, number>();
+    for (const fields of folded) {
+      const own = new Set<string>();
+      for (const text of fields) {
+        const chars = [...text];
+        for (let i = 0; i + length <= chars.length; i++) own.add(chars.slice(i, i + length).join(''));
+      }
+      for (const piece of own) if (piece.trim() === piece) held.set(piece, (held.get(piece) ?? 0) + 1);
+    }
+    const shared = [...held].filter(([, count]) => count > 1).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+    substrings.push(...spread(shared, PROBED_PER_LENGTH).map(([piece]) => piece));
+  }
+  const terms = [
+    ...substrings,
+    ...spread(characters, PROBED_CHARACTERS),
+    ...spread(pieces, PROBED_PIECES),
+    ...spread(ranked, PROBED_RANKS).map((t) => t.term),
+  ];
+  return [...new Set(terms)];
 }
 
 /** Pages of a filtered list read when the full walk could not read the whole list: only its start is compared then. */
@@ -469,16 +525,24 @@ export function walkChecks(check: Define, contract: SpecContract): void {
         const term = picks.map((c) => termStretch(value(c))).find(nowhere);
         if (term !== undefined) empty.push({ term, why: `only in ${field}, which is not searched` });
       }
-      const first = clients[0]!;
-      for (const [a, b, pair] of [
-        [first.FullName, first.PersonalId, 'FullName and PersonalId'],
-        [first.PersonalId, first.Email, 'PersonalId and Email'],
-        [first.Email, first.Phone, 'Email and Phone'],
-      ] as const)
-        for (const joint of [' ', '']) {
-          const term = `${cut(a, 'end')}${joint}${cut(b, 'start')}`;
-          if (nowhere(term)) empty.push({ term, why: `spanning ${pair} (each field is searched on its own)` });
-        }
+      // The first client's fields, and those of the client holding the rarest character (a search may well keep texts
+      // with rare characters apart, and join their fields otherwise).
+      for (const client of new Set([
+        clients[0]!,
+        ...termKinds(walk)
+          .rare.slice(0, 1)
+          .map((t) => t.source),
+      ]))
+        for (const [a, b, pair] of [
+          [client.FullName, client.PersonalId, 'FullName and PersonalId'],
+          [client.PersonalId, client.Email, 'PersonalId and Email'],
+          [client.Email, client.Phone, 'Email and Phone'],
+        ] as const)
+          for (const joint of [' ', '']) {
+            const term = `${cut(a, 'end')}${joint}${cut(b, 'start')}`;
+            if (nowhere(term) && !empty.some((e) => e.term === term))
+              empty.push({ term, why: `spanning ${pair} (each field is searched on its own)` });
+          }
       const outside = clients.find((c) => [...fold(c.FullName)].some((letter) => letter in LOOKALIKES));
       if (outside) {
         const term = [...fold(termStretch(outside.FullName))].map((letter) => LOOKALIKES[letter] ?? letter).join('');
@@ -529,7 +593,8 @@ export function walkChecks(check: Define, contract: SpecContract): void {
     'getClientsExtended',
     'GET /Client/Extended?filter=<terms of 1, 2 and 3 characters, the commonest cut term, one with more matches than a page, the commonest that a page holds, the rarest, digits as written and with a dash put in, the rarest character> → exactly the matching clients, in list order, on every page (completeness)',
     async (context) => {
-      const { words, digits, rare: atRarest } = termKinds(await everyClient(context, 'terms of every kind'));
+      const walk = await everyClient(context, 'terms of every kind');
+      const { words, digits, rare: atRarest } = termKinds(walk);
       const common = words[0] ?? context.skip('no searched field of a listed client is 4 characters long: no term to cut');
       const rare = words[words.length - 1]!;
       const overPage = words.filter((t) => t.matches > context.maxPageSize && t.matches < common.matches).pop();
@@ -547,12 +612,43 @@ export function walkChecks(check: Define, contract: SpecContract): void {
           picks.push([{ ...from, term }, `${length} character(s) of ${from === common ? 'the commonest' : 'the rarest'} cut term`]);
         }
       for (const pick of atRarest) picks.push([pick, `at the rarest character of the searched fields (${pick.matches} times)`]);
-      // A phone's last seven digits with a dash the phone does not have: found only by its digits (the phone-digit rule).
-      const phone = rare.source.Phone.replace(/\D/g, '');
-      picks.push([{ ...rare, term: `${phone.slice(-7, -4)}-${phone.slice(-4)}` }, "a phone's digits with a dash put in"]);
+      // A phone's last seven digits with a dash the phone does not have: found only by its digits (the phone-digit rule);
+      // of the rarest cut term's client and of the last walked one (an index may lose the end of what it holds).
+      const last = walk.pages[walk.pages.length - 1]!.items.at(-1) ?? rare.source;
+      for (const source of new Set([rare.source, last])) {
+        const phone = source.Phone.replace(/\D/g, '');
+        picks.push([{ ...rare, source, term: `${phone.slice(-7, -4)}-${phone.slice(-4)}` }, "a phone's digits with a dash put in"]);
+      }
       for (const [pick, why] of picks) if (pick) await expectFilterExactly(context, pick.term, pick.source, why);
     },
     ['check.filter-complete', 'filter.text', 'check.filter-phone-digits'],
+  );
+  check(
+    'getClientsExtended',
+    `GET /Client/Extended?filter=<every character of the searched fields, 2- and 3-character pieces, substrings of 4-8 characters and cut terms of every commonness> → X-Total-Count and the first page exactly the rule's (one request a term, at most ${PROBED_CHARACTERS + PROBED_PIECES + 5 * PROBED_PER_LENGTH + PROBED_RANKS})`,
+    async (context) => {
+      const walk = await everyClient(context, 'terms to count');
+      // The list's first clients (all of them when the walk is complete): the filtered list begins with their matches.
+      const listed = walkedFromStart(walk);
+      // A short page: the count and where the matches begin tell most faults, and a term costs one small answer.
+      const pageSize = Math.min(PROBE_PAGE_SIZE, context.maxPageSize);
+      for (const term of countProbeTerms(walkedClients(walk))) {
+        const query = { filter: term, pageSize: String(pageSize) };
+        const exchange = await context.get(extended + queryString(query));
+        context.expectList(exchange, query);
+        const expected = listed.filter((c) => matchesFilter(c, term)).map((c) => c.IdClient);
+        const ids = ((exchange.json as { Results?: ClientExtended[] } | undefined)?.Results ?? []).map((c) => c.IdClient);
+        const n = Math.min(expected.length, pageSize);
+        const total = totalCount(exchange);
+        context.expect(
+          isDeepStrictEqual(ids.slice(0, n), expected.slice(0, n)) && (!walk.complete || (ids.length === n && total === expected.length)),
+          exchange,
+          `filter=${JSON.stringify(term)}: the first page is not exactly the first ${n} clients that match it${walk.complete ? `, or X-Total-Count (${total}) not their number (${expected.length})` : ''}`,
+          'check.filter-complete',
+        );
+      }
+    },
+    ['check.filter-complete', 'filter.text'],
   );
   check(
     'getClientsExtended',
