@@ -865,6 +865,14 @@ interface Body {
   invalid: string[];
 }
 
+/**
+ * A Content-Type as RFC 9110 writes it: `type "/" subtype *( OWS ";" OWS [ parameter ] )`, a parameter being
+ * `token "=" ( token / quoted-string )` (§8.3.1, §5.6.6). The media type alone is not enough: a parameter with no
+ * name (`; =utf-8`), an empty value (`charset=`) or a value with `=` in it is no media type a client can parse.
+ */
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*(?:${TOKEN}=(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*"))?)*[ \\t]*$`);
+
 function content(j: Judging, response: SpecResponse): Body {
   const documented = response.node.content as Json | undefined;
   const contentType = j.header('content-type');
@@ -880,6 +888,8 @@ function content(j: Judging, response: SpecResponse): Body {
     j.add('response.media-type', 'Content-Type', `Content-Type ${Object.keys(documented).join(' or ')}`, contentType ?? '(absent)');
     return { parsed: false, invalid: [] };
   }
+  if (!MEDIA_TYPE.test(contentType!))
+    j.add('response.media-type', 'Content-Type', 'a media type as RFC 9110 writes it (type/subtype; name=value)', contentType!);
   if (!/^application\/(.+\+)?json$/i.test(key)) return { parsed: false, invalid: [] };
   // The answer to HEAD carries the headers of the answer to GET and no body (RFC 9110 §9.3.2).
   if (j.judged.request.method.toUpperCase() === 'HEAD') return { parsed: false, invalid: [] };

@@ -63,8 +63,14 @@ export const UUIDS_OF_EVERY_VERSION = [
   'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF',
 ];
 
-/** Spellings of a uuid that are not the uuid string of RFC 9562 §4. */
+/**
+ * Spellings of a uuid that are not the uuid string of RFC 9562 §4 (8-4-4-4-12 hex digits): each group of the
+ * wrong length or of letters that are not hex digits, a group missing, and values of other types (a boolean, an
+ * integer), so that a server that checks a uuid by a looser rule than the grammar's is told from one that does not.
+ */
 function otherUuidSpellings(uuid: string): ParameterValue[] {
+  const [first = '', second = '', third = '', fourth = '', last = ''] = uuid.split('-');
+  const of = (...groups: string[]) => groups.join('-');
   return [
     { text: uuid.replace(/-/g, ''), shown: 'no dashes' },
     { text: `{${uuid}}`, shown: 'braces' },
@@ -72,6 +78,15 @@ function otherUuidSpellings(uuid: string): ParameterValue[] {
     { text: uuid.slice(0, -1), shown: '35 characters' },
     { text: `g${uuid.slice(1)}`, shown: 'a non-hex digit' },
     { text: `${uuid.slice(0, 7)}-${uuid[7]}${uuid.slice(9)}`, shown: 'a dash moved' },
+    { text: of(first[0]!, second, third, fourth, last), shown: 'a first group of one digit' },
+    { text: of(first, second[0]!, third[0]!, fourth[0]!, last), shown: 'middle groups of one digit' },
+    { text: of(first, second, third, fourth, last[0]!), shown: 'a last group of one digit' },
+    { text: of(first, second, last), shown: 'one middle group' },
+    { text: of('z'.repeat(8), second, third, fourth, last), shown: 'a first group of non-hex letters' },
+    { text: of(first, 'zzzz', 'zzzz', 'zzzz', last), shown: 'middle groups of non-hex letters' },
+    { text: of(first, second, third, fourth, 'z'.repeat(12)), shown: 'a last group of non-hex letters' },
+    { text: 'true', shown: 'a boolean' },
+    { text: '12345678', shown: 'an integer' },
   ];
 }
 
@@ -169,6 +184,8 @@ function stringCases(contract: SpecContract, parameter: SpecParameter, schema: J
         text: codePoints('e\u0301', pairs) + ((max + 1) % 2 === 1 ? 'e' : ''),
         shown: `${max + 1} code points, ${pairs + ((max + 1) % 2)} graphemes`,
       });
+      // U+FFFF, the last code point of one UTF-16 unit: a count that takes it for a surrogate pair lets this through.
+      outside.push({ text: codePoints('\uffff', max + 1), shown: `${max + 1} code points U+FFFF` });
     }
     cases.push({ parameter, keyword: `maxLength ${max} (code points)`, accepted: insideShown, rejected: outside });
   }

@@ -202,14 +202,14 @@ describe('derived checks: held to the document and to the RFCs', () => {
       'given twice': { accepted: [], rejected: ['1'] },
     });
     expect(casesOf('filter')).toEqual({
-      'maxLength 200 (code points)': { accepted: ['200cp', '200cp'], rejected: ['201cp', '201cp'] },
+      'maxLength 200 (code points)': { accepted: ['200cp', '200cp'], rejected: ['201cp', '201cp', '201cp'] },
       'presence without a value (allowEmptyValue: true)': { accepted: ['', ''], rejected: [] },
       'percent-encoding (RFC 3986)': { accepted: [], rejected: ['%E0%A4%A'] },
       'given twice': { accepted: [], rejected: ['lindqvist'] },
       'allowReserved (reserved characters as they are)': { accepted: [":/?@!$'()*,;=[]"], rejected: [] },
     });
     const uuid = casesOf('idStaff')['format uuid (RFC 9562: any version, either case)']!;
-    expect([uuid.accepted.length, uuid.rejected.length]).toEqual([6, 6]);
+    expect([uuid.accepted.length, uuid.rejected.length]).toEqual([6, 15]);
     expect(casesOf('idStaff')['maxLength 36 (code points)']).toEqual({
       accepted: ['af9b5699-ba15-4e04-8356-9e6f724c2891'],
       rejected: ['af9b5699-ba15-4e04-8356-9e6f724c28910'],
