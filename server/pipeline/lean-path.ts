@@ -17,7 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
 import type { Request, Response } from 'express';
 import { findOperation, type RouteMatch } from '../../contract/operations';
-import { SpecSchemas, type OpenApiDocument } from '../../contract/spec';
+import { pointerSegment, SpecSchemas, type OpenApiDocument } from '../../contract/spec';
 import { runSteps, type ApiPath } from './api-path';
 import type { App } from './app';
 import { errorHandler } from './error-handler';
@@ -44,7 +44,7 @@ interface BodyMismatch {
 function jsonBodyCheck(spec: OpenApiDocument, on: boolean): (route: RouteMatch, status: number, body: unknown) => BodyMismatch | undefined {
   let schemas: SpecSchemas | undefined;
   const validators = new Map<string, ((body: unknown) => BodyMismatch | undefined) | undefined>();
-  const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+  const escape = pointerSegment;
   const compile = (template: string, status: number) => {
     const responses = (spec.paths[template]?.get as { responses?: Record<string, unknown> } | undefined)?.responses ?? {};
     if (!(String(status) in responses)) return undefined;
