@@ -64,13 +64,14 @@ export const UUIDS_OF_EVERY_VERSION = [
 ];
 
 /**
- * Spellings of a uuid that are not the uuid string of RFC 9562 §4 (8-4-4-4-12 hex digits): each group of the
- * wrong length or of letters that are not hex digits, a group missing, and values of other types (a boolean, an
- * integer), so that a server that checks a uuid by a looser rule than the grammar's is told from one that does not.
+ * Spellings of a uuid that are not the uuid string of RFC 9562 §4 (8-4-4-4-12 hex digits): derived from the
+ * grammar's groups, each group in turn one digit short and of letters that are not hex digits, the middle groups
+ * missing, and values of other types (a boolean, an integer), so that a server that checks a uuid by a looser rule
+ * than the grammar's, in any one group, is told from one that does not.
  */
 function otherUuidSpellings(uuid: string): ParameterValue[] {
-  const [first = '', second = '', third = '', fourth = '', last = ''] = uuid.split('-');
-  const of = (...groups: string[]) => groups.join('-');
+  const groups = uuid.split('-');
+  const withGroup = (at: number, text: string) => groups.map((group, i) => (i === at ? text : group)).join('-');
   return [
     { text: uuid.replace(/-/g, ''), shown: 'no dashes' },
     { text: `{${uuid}}`, shown: 'braces' },
@@ -78,13 +79,11 @@ function otherUuidSpellings(uuid: string): ParameterValue[] {
     { text: uuid.slice(0, -1), shown: '35 characters' },
     { text: `g${uuid.slice(1)}`, shown: 'a non-hex digit' },
     { text: `${uuid.slice(0, 7)}-${uuid[7]}${uuid.slice(9)}`, shown: 'a dash moved' },
-    { text: of(first[0]!, second, third, fourth, last), shown: 'a first group of one digit' },
-    { text: of(first, second[0]!, third[0]!, fourth[0]!, last), shown: 'middle groups of one digit' },
-    { text: of(first, second, third, fourth, last[0]!), shown: 'a last group of one digit' },
-    { text: of(first, second, last), shown: 'one middle group' },
-    { text: of('z'.repeat(8), second, third, fourth, last), shown: 'a first group of non-hex letters' },
-    { text: of(first, 'zzzz', 'zzzz', 'zzzz', last), shown: 'middle groups of non-hex letters' },
-    { text: of(first, second, third, fourth, 'z'.repeat(12)), shown: 'a last group of non-hex letters' },
+    ...groups.flatMap((group, at) => [
+      { text: withGroup(at, group.slice(1)), shown: `group ${at + 1} one digit short` },
+      { text: withGroup(at, 'z'.repeat(group.length)), shown: `group ${at + 1} of non-hex letters` },
+    ]),
+    { text: [groups[0], groups[groups.length - 1]].join('-'), shown: 'no middle groups' },
     { text: 'true', shown: 'a boolean' },
     { text: '12345678', shown: 'an integer' },
   ];
