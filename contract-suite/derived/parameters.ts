@@ -64,14 +64,22 @@ export const UUIDS_OF_EVERY_VERSION = [
 ];
 
 /**
- * Spellings of a uuid that are not the uuid string of RFC 9562 §4 (8-4-4-4-12 hex digits): derived from the
- * grammar's groups, each group in turn one digit short and of letters that are not hex digits, the middle groups
- * missing, and values of other types (a boolean, an integer), so that a server that checks a uuid by a looser rule
- * than the grammar's, in any one group, is told from one that does not.
+ * Spellings of a uuid that are not the uuid string of RFC 9562 §4 (8-4-4-4-12 hex digits), derived from the
+ * grammar's groups: each group, and the groups that share a length (which a checker may well match by one repeated
+ * rule), in turn of one digit, one digit short, and of letters that are not hex digits; a run of groups sharing a
+ * length cut to one of them and to none; values of other types (a boolean, an integer). A server that checks a uuid
+ * by a looser rule than the grammar's, in any group, is told from one that does not.
  */
 function otherUuidSpellings(uuid: string): ParameterValue[] {
   const groups = uuid.split('-');
-  const withGroup = (at: number, text: string) => groups.map((group, i) => (i === at ? text : group)).join('-');
+  const sameLength = [...new Set(groups.map((group) => group.length))]
+    .map((length) => groups.flatMap((group, i) => (group.length === length ? [i] : [])))
+    .filter((members) => members.length > 1);
+  const selections = [...groups.map((_, i) => [i]), ...sameLength];
+  const named = (members: number[]) =>
+    members.length === 1 ? `group ${members[0]! + 1}` : `groups ${members.map((i) => i + 1).join(', ')}`;
+  const changed = (members: number[], change: (group: string) => string) =>
+    groups.map((group, i) => (members.includes(i) ? change(group) : group)).join('-');
   return [
     { text: uuid.replace(/-/g, ''), shown: 'no dashes' },
     { text: `{${uuid}}`, shown: 'braces' },
@@ -79,11 +87,16 @@ function otherUuidSpellings(uuid: string): ParameterValue[] {
     { text: uuid.slice(0, -1), shown: '35 characters' },
     { text: `g${uuid.slice(1)}`, shown: 'a non-hex digit' },
     { text: `${uuid.slice(0, 7)}-${uuid[7]}${uuid.slice(9)}`, shown: 'a dash moved' },
-    ...groups.flatMap((group, at) => [
-      { text: withGroup(at, group.slice(1)), shown: `group ${at + 1} one digit short` },
-      { text: withGroup(at, 'z'.repeat(group.length)), shown: `group ${at + 1} of non-hex letters` },
+    ...selections.flatMap((members) => [
+      { text: changed(members, (group) => group[0]!), shown: `${named(members)} of one digit` },
+      { text: changed(members, (group) => group.slice(1)), shown: `${named(members)} one digit short` },
+      { text: changed(members, (group) => 'z'.repeat(group.length)), shown: `${named(members)} of non-hex letters` },
     ]),
-    { text: [groups[0], groups[groups.length - 1]].join('-'), shown: 'no middle groups' },
+    // A run of groups that share a length, down to one of them or none: a repeated rule's count.
+    ...sameLength.flatMap((members) => [
+      { text: groups.filter((_, i) => !members.includes(i) || i === members[0]).join('-'), shown: `${named(members)}: only the first` },
+      { text: groups.filter((_, i) => !members.includes(i)).join('-'), shown: `${named(members)} missing` },
+    ]),
     { text: 'true', shown: 'a boolean' },
     { text: '12345678', shown: 'an integer' },
   ];
