@@ -8,9 +8,16 @@
 // fails, errors, skips or finds the target unreachable: a mutant survives only if the contract suite cannot
 // tell it from the real server. Not part of `npm test` (jest.config.js ignores tests/mutation/);
 // `npm run mutation` runs it through jest.mutation.config.js.
-import { runSuite } from '../../contract-suite/cli';
+import { runSuite, type SuiteRun } from '../../contract-suite/cli';
+import { crossCuttingChecks } from '../../contract-suite/checks/cross-cutting';
+import { detailChecks } from '../../contract-suite/checks/detail';
+import { diagnosticsChecks } from '../../contract-suite/checks/diagnostics';
+import { listChecks } from '../../contract-suite/checks/lists';
+import type { Target } from '../../contract-suite/target';
 import type { ClientDetail } from '../../contract/wire-types';
+import { startProxy, type RunningProxy } from '../../proxy/proxy';
 import { generateClients } from '../../seeds/client';
+import { startServer, type RunningMock, type ScenarioRequest } from '../../server/index';
 import { API_KEY, startLeanTestServer, startTestServer, type TestServer } from '../support/servers';
 
 /** Small enough for one mutant in ~2 s, large enough for several pages at the default page size (25) and at 100. */
@@ -81,39 +88,115 @@ function withCases(clients: ClientDetail[], scripts: boolean): ClientDetail[] {
   });
 }
 
+/**
+ * The fourth server: the mock in the modes users turn on (docs/frontend.md, docs/control.md, docs/ci.md), which
+ * the three above leave off: LATENCY_MS, CORS_ORIGINS as a list (the suite sends a listed origin),
+ * FULL_RESPONSE_VALIDATION (every body through the validator as sent), and the control API's scenarios, switched
+ * between runs. A mode may change when and whether an answer comes, never its contract.
+ */
+const MODE_ORIGIN = 'https://example.org';
+const MODES = {
+  clients: CLIENTS,
+  seed: 1,
+  latencyMs: '0-2',
+  corsOrigins: ['http://localhost:5173', MODE_ORIGIN],
+  fullResponseValidation: true,
+} as const;
+/** The checks a mode's run takes: every operation and the cross-cutting rules (CORS, X-Request-Id), not the walk's thousand requests. */
+const MODE_GROUPS = [diagnosticsChecks, listChecks, detailChecks, crossCuttingChecks];
+
 let cold: TestServer;
 let settled: TestServer;
 let lean: TestServer;
+let modes: RunningMock;
+let judge: RunningProxy;
+/**
+ * MUTATION_MODES_ONLY=1 runs the modes' tests alone: for a re-run of mode code whose mutants the three servers
+ * above already left alive (docs/mutation.md, "the modes"), at a few seconds a mutant instead of half a minute.
+ */
+const MODES_ONLY = process.env.MUTATION_MODES_ONLY === '1';
 beforeAll(async () => {
-  cold = await startTestServer({}, withCases(generateClients(1, CLIENTS), false));
-  settled = await startTestServer({}, withCases(generateClients(1, SETTLED_CLIENTS), true));
-  await settled.app.prebuild();
-  lean = await startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false));
+  if (!MODES_ONLY) {
+    cold = await startTestServer({}, withCases(generateClients(1, CLIENTS), false));
+    settled = await startTestServer({}, withCases(generateClients(1, SETTLED_CLIENTS), true));
+    await settled.app.prebuild();
+    lean = await startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false));
+  }
+  modes = await startServer(MODES);
+  judge = await startProxy({ upstream: modes.url });
 });
 afterAll(async () => {
   await cold?.stop();
   await settled?.stop();
   await lean?.stop();
+  await judge?.close();
+  await modes?.close();
 });
 
-test.each([
+/** The first failing check ends the run (a mutant is killed by one failure; the rest would only cost time). */
+const stopAtFirstFailure = (line: string) => {
+  if (/^ {2}[✗!]/.test(line)) throw new Error(`the contract suite failed:\n${line}`);
+};
+
+/**
+ * A skip is a failure here too: against our own mock every precondition holds (its data has staff, locations
+ * and inactive clients; it honours Prefer), so a check that skips means the mutant broke what it needs. Against
+ * another deployment a skip stays a skip (docs/contract.md); only this killer knows the target is ours.
+ */
+function brokenChecks(run: SuiteRun): string[] {
+  return run.results
+    .filter((r) => r.outcome !== 'pass')
+    .map((r) => `${r.outcome} ${r.operation} ${r.name}\n${(r.error ?? r.reason ?? '').split('\n')[0]}`);
+}
+
+(MODES_ONLY ? test.skip.each : test.each)([
   [`as it starts answering (${CLIENTS} clients)`, () => cold],
   [`after its background work (${SETTLED_CLIENTS} clients)`, () => settled],
   [`through the in-process lean path (${CLIENTS} clients)`, () => lean],
 ])(`the contract suite passes against the server %s, ${RUNS} generated requests`, async (_state, target) => {
   const server = target();
-  // The first failing check ends the run (a mutant is killed by one failure; the rest would only cost time).
-  const stopAtFirstFailure = (line: string) => {
-    if (/^ {2}[✗!]/.test(line)) throw new Error(`the contract suite failed:\n${line}`);
-  };
   const run = await runSuite(
     { baseUrl: server.baseUrl, apiKey: API_KEY },
     { runs: RUNS, seed: SEED, origin: 'https://example.org', log: stopAtFirstFailure },
   );
+  expect(brokenChecks(run)).toEqual([]);
+});
 
-  // A skip is a failure here too: against our own mock every precondition holds (its data has staff, locations
-  // and inactive clients; it honours Prefer), so a check that skips means the mutant broke what it needs. Against
-  // another deployment a skip stays a skip (docs/contract.md); only this killer knows the target is ours.
-  const broken = run.results.filter((r) => r.outcome !== 'pass');
-  expect(broken.map((r) => `${r.outcome} ${r.operation} ${r.name}\n${(r.error ?? r.reason ?? '').split('\n')[0]}`)).toEqual([]);
+/** A mode's run of the suite: the first failure ends it. */
+function modeRun(target: Target): Promise<SuiteRun> {
+  return runSuite(target, { runs: 0, seed: SEED, origin: MODE_ORIGIN, log: stopAtFirstFailure, groups: MODE_GROUPS });
+}
+
+describe('the server in its test modes', () => {
+  afterEach(() => modes.resetScenarios());
+
+  // LATENCY_MS delays an answer and a listed origin is answered as `*` is: the suite must see the contract whole.
+  test.each<[string, ScenarioRequest | undefined]>([
+    ['LATENCY_MS 0-2, CORS_ORIGINS a list (the suite sends a listed origin), FULL_RESPONSE_VALIDATION on', undefined],
+    ['the scenario slow;min=0;max=2', { scenario: 'slow', min: 0, max: 2 }],
+  ])('the contract suite passes: %s', async (_mode, scenario) => {
+    if (scenario) await modes.setScenario(scenario);
+    expect(brokenChecks(await modeRun({ baseUrl: modes.url, apiKey: API_KEY }))).toEqual([]);
+  });
+
+  // A failing scenario makes its answers errors on purpose, so the suite's own checks fail; what it may not do is
+  // answer outside the contract. The contract suite's per-answer rules (the proxy's driver, contract-suite/judge.ts)
+  // judge every exchange: the one departure allowed is the one the error table documents, a simulated failure's
+  // `500 INTERNAL_ERROR` where a success was due (and, for `unauthorised`, the 401 any request may get).
+  test.each<[string, ScenarioRequest]>([
+    ['flaky;rate=0.3;seed=7', { scenario: 'flaky', rate: 0.3, seed: 7 }],
+    ['down', { scenario: 'down' }],
+    ['unauthorised', { scenario: 'unauthorised' }],
+  ])('every answer keeps the contract in the scenario %s', async (_mode, scenario) => {
+    await modes.setScenario(scenario);
+    const before = judge.violations({ side: 'response' }).length;
+    const run = await runSuite({ baseUrl: judge.url, apiKey: API_KEY }, { runs: 0, seed: SEED, origin: MODE_ORIGIN, groups: MODE_GROUPS });
+    // Every exchange went through the judge (the run reached the server and was not cut short).
+    expect(run.results.some((r) => r.outcome === 'unreachable' || r.outcome === 'error')).toBe(false);
+    const outside = judge
+      .violations({ side: 'response' })
+      .slice(before)
+      .filter((entry) => !(entry.rule === 'response.status' && /^500 INTERNAL_ERROR\b/.test(entry.actual)));
+    expect(outside.map((entry) => `${entry.rule}: expected ${entry.expected}; actual ${entry.actual}\n  ${entry.curl}`)).toEqual([]);
+  });
 });
