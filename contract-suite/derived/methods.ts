@@ -15,7 +15,7 @@
 // a CONNECT to a path may also be refused as malformed (RFC 9112 §3.2: 400,
 // or the connection closed) before any route is looked at; the document
 // leaves that open, and the check accepts it.
-import type { CheckContext, Define } from '../context';
+import type { CheckContext, Define, OperationName } from '../context';
 import type { ApiRequest, Exchange, KeyRole } from '../http';
 import type { SpecContract, SpecOperation } from '../spec-contract';
 import {
@@ -30,6 +30,10 @@ import {
   checkOperation,
 } from './document';
 import { expectAllowedOrigin, expectConforming, expectErrorAnswer, expectRejected, headerItems, plainAnswer } from './expect';
+
+/** An entity-tag no deployment gives (RFC 9110 §8.8.3 syntax), and the earliest HTTP-date. */
+const UNMATCHED_TAG = '"contract-suite-no-such-tag"';
+const EPOCH = 'Thu, 01 Jan 1970 00:00:00 GMT';
 
 /** Request headers HTTP stacks read as "treat this request as that method". */
 const OVERRIDE_HEADERS = ['X-HTTP-Method-Override', 'X-HTTP-Method', 'X-Method-Override'];
@@ -155,6 +159,36 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
       },
       ['check.no-method-override'],
     );
+  if (get) preconditionCheck(check, id, get, path, key);
+}
+
+/**
+ * A GET with preconditions no representation can meet the usual way, which a cache or a framework in front of the
+ * route may still take for a revalidation: an entity-tag no answer has is no match (RFC 9110 §13.1.2) and every
+ * representation was modified since 1970 (§13.1.3), so the answer is the plain one, never a 304 or a hang.
+ */
+function preconditionCheck(check: Define, id: OperationName, get: string, path: string, key: KeyRole): void {
+  check(
+    id,
+    `${get} ${path} with If-None-Match: ${UNMATCHED_TAG} and If-Modified-Since: ${EPOCH} → the plain ${get} answer (RFC 9110 §13.1)`,
+    async (context) => {
+      const plain = await plainAnswer(context, { method: get, path, key });
+
+      const exchange = await context.call({
+        method: get,
+        path,
+        key,
+        headers: { 'If-None-Match': UNMATCHED_TAG, 'If-Modified-Since': EPOCH },
+      });
+
+      context.expect(
+        exchange.status === plain.status,
+        exchange,
+        `expected the ${plain.status} that ${get} ${path} gets, got ${exchange.status}`,
+      );
+    },
+    ['check.preconditions'],
+  );
 }
 
 interface PreflightTarget {
