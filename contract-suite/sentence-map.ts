@@ -360,11 +360,9 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   'schema.ErrorDto:the-shape-of-every-600845': { rules: ['response.schema'] },
   // Machine-readable error code.
   'schema.ErrorDto.Code:machine-readable-error-code-8c99eb': { rules: ['error.code'] },
-  // Human-readable message.
-  'schema.ErrorDto.Message:human-readable-message-292a97': {
-    reason:
-      "What a reader makes of a Message cannot be checked; its type and length are the schema's (response.schema), what some Messages must name is error.message.",
-  },
+  // Human-readable message, never empty. (What a reader makes of it cannot be checked; that it is not empty is the
+  // schema's minLength, and what some Messages must name is error.message.)
+  'schema.ErrorDto.Message:human-readable-message-never-781d68': { rules: ['response.schema', 'error.message'] },
   // In `PersonalInfo`, and in the lists beside it: exactly `FirstName`, one space, `LastName` of that `Personal…
   'schema.FullName:in-personalinfo-and-in-437a36': { rules: ['record.full-name', 'record.basic-fields'] },
   // For `Staff`, the staff member's name.

@@ -143,7 +143,7 @@ export interface components {
              * @enum {string}
              */
             Code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "CLIENT_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "TEST_EXCEPTION" | "INTERNAL_ERROR";
-            /** @description Human-readable message. */
+            /** @description Human-readable message, never empty. */
             Message: string;
         };
         /**

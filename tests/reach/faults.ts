@@ -1493,7 +1493,7 @@ export const VARIANTS: readonly VariantCase[] = [
     injection: 'impl',
     choice: 'other Message texts: `/query/pageSize: …`, the 404 names the id in lower case, an empty X-Api-Key counts as unknown',
     allowedBy:
-      'ErrorDto.Message "Human-readable message."; only "names it" / "tells the two cases apart" / "names the id" are fixed (RFC 9562 §4: the lower-case id is the same uuid)',
+      'ErrorDto.Message "Human-readable message, never empty."; only "names it" / "tells the two cases apart" / "names the id" are fixed (RFC 9562 §4: the lower-case id is the same uuid)',
     shows: async (c) => errorMessage(await c.req('/api/v1/Client/Simple?pageSize=0')).startsWith('/query/'),
   },
   {

@@ -7,7 +7,7 @@
 //  1. Validation before authentication (400 before 401). "A missing header and an unknown key are both
 //     answered with 401" and "a parameter … breaks this document" → 400: the document orders neither.
 //     Variant `auth-first` takes the other order.
-//  2. Own Message texts. ErrorDto: "Message: Human-readable message." Only "the Message names it" (400),
+//  2. Own Message texts. ErrorDto: "Message: Human-readable message, never empty." Only "the Message names it" (400),
 //     "tells the two cases apart" (401), "names the id" (404) and the TEST_EXCEPTION text are fixed.
 //  3. Chunked bodies, keep-alive off (`Connection: close`), upper-case header names. RFC 9112 §6 allows
 //     either framing; RFC 9110 §5.1 "Field names are case-insensitive"; RFC 9112 §9.6 `close`.
