@@ -4,9 +4,10 @@
 // when it starts answering, on one whose background work after ready (client views made, records moved
 // off the heap: what `serve` starts at once) is done, since a user's requests meet both, and on the in-process
 // handlers' pipeline (the lean path first, the Express app for the rest: server/pipeline/lean-path.ts) behind
-// the same kind of socket, since a unit test's requests meet that one. It fails when any check
-// fails, errors, skips or finds the target unreachable: a mutant survives only if the contract suite cannot
-// tell it from the real server. Not part of `npm test` (jest.config.js ignores tests/mutation/);
+// the same kind of socket, since a unit test's requests meet that one; and a fourth server in the modes users
+// turn on (latency, an origin list, the control API's scenarios), where what a mode leaves of the contract is
+// held (below). It fails when any check fails, errors, skips or finds the target unreachable: a mutant
+// survives only if the contract suite cannot tell it from the real server. Not part of `npm test` (jest.config.js ignores tests/mutation/);
 // `npm run mutation` runs it through jest.mutation.config.js.
 import { runSuite, type SuiteRun } from '../../contract-suite/cli';
 import { crossCuttingChecks } from '../../contract-suite/checks/cross-cutting';
