@@ -1,17 +1,18 @@
 // The one "test" Stryker runs against each mutant of the server (issue 23, item 6; docs/mutation.md):
 // our real app, in-process behind the real HTTP server on port 0, over a small deterministic data set,
-// checked by the whole contract suite (every check and a short property run), three times: on a server as it is
+// checked by the whole contract suite (every check and a short property run), five times: on a server as it is
 // when it starts answering, on one whose background work after ready (client views made, records moved
 // off the heap: what `serve` starts at once) is done, since a user's requests meet both, and on the in-process
 // handlers' pipeline (the lean path first, the Express app for the rest: server/pipeline/lean-path.ts) behind
-// the same kind of socket, since a unit test's requests meet that one. It fails when any check
+// the same kind of socket, since a unit test's requests meet that one (three such servers, since its lazy store
+// fills in as it is asked: one as the suite asks it, two first asked what the suite never asks first). It fails when any check
 // fails, errors, skips or finds the target unreachable: a mutant survives only if the contract suite cannot
 // tell it from the real server. Not part of `npm test` (jest.config.js ignores tests/mutation/);
 // `npm run mutation` runs it through jest.mutation.config.js.
 import { runSuite } from '../../contract-suite/cli';
 import type { ClientDetail } from '../../contract/wire-types';
 import { generateClients } from '../../seeds/client';
-import { API_KEY, startLeanTestServer, startTestServer, type TestServer } from '../support/servers';
+import { API_KEY, get, startLeanTestServer, startTestServer, type TestServer } from '../support/servers';
 
 /** Small enough for one mutant in ~2 s, large enough for several pages at the default page size (25) and at 100. */
 const CLIENTS = Number(process.env.MUTATION_CLIENTS ?? 120);
@@ -26,14 +27,16 @@ const SEED = 20260101;
 /**
  * Names (and ids) that make each rule of the documented order matter (openapi.yaml, "Lists: paging, order and
  * totals"): the same name twice and a name equal to it under the collator but not as a string (Åsa / Asa), the
- * three with ids in the reverse of their list order, so that only ranking them as one name and then by IdClient
- * orders them right; and a letter the collator places apart from what it folds to (Þ sorts after Z, its folding
+ * three with ids in neither the order of the data nor its reverse, and Åsa's between the two Asa's, so that only
+ * ranking them as one name and then by IdClient orders them right (a tie kept in data order or reversed, or Åsa
+ * put after Asa, gives another order: the lazy store's selection of the first page, list-order.ts select, meets
+ * them too); and a letter the collator places apart from what it folds to (Þ sorts after Z, its folding
  * "th" among the T's), so that a sort by the folded names alone is told from the collator's. Generated names
  * rarely do all of this in 120 clients.
  */
 const ORDER_CASES: readonly (readonly [string, string, string?])[] = [
-  ['Åsa', 'Berg', '00000000-0000-4000-8000-000000000003'],
-  ['Asa', 'Berg', '00000000-0000-4000-8000-000000000002'],
+  ['Åsa', 'Berg', '00000000-0000-4000-8000-000000000002'],
+  ['Asa', 'Berg', '00000000-0000-4000-8000-000000000003'],
   ['Asa', 'Berg', '00000000-0000-4000-8000-000000000001'],
   ['Tor', 'Ek'],
   ['Þór', 'Ek'],
@@ -81,25 +84,49 @@ function withCases(clients: ClientDetail[], scripts: boolean): ClientDetail[] {
   });
 }
 
+/**
+ * A lazy store (the lean server's) fills in as it is asked: the suite's first request is the first page, which it
+ * answers by selection, and its third sorts. Two more lean servers are first asked what the suite never asks first,
+ * then checked by the whole suite: a filter before anything (its groups read every record before any order is
+ * known), and the first page then a filter (the groups read past the selection before the sort). What they do
+ * wrong stays in the store (records made, groups made or never made), where the suite meets it.
+ */
+const FILTER_FIRST = ['/api/v1/Client/Extended?active=true'];
+const FILTER_AFTER_FIRST_PAGE = ['/api/v1/Client/Simple', '/api/v1/Client/Extended?active=true'];
+
+async function startLeanAskedFirst(requests: readonly string[]): Promise<TestServer> {
+  const server = await startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false));
+  for (const request of requests) await (await get(server.baseUrl, request)).arrayBuffer();
+  return server;
+}
+
 let cold: TestServer;
 let settled: TestServer;
 let lean: TestServer;
+let leanFilterFirst: TestServer;
+let leanFilterAfterPage: TestServer;
 beforeAll(async () => {
   cold = await startTestServer({}, withCases(generateClients(1, CLIENTS), false));
   settled = await startTestServer({}, withCases(generateClients(1, SETTLED_CLIENTS), true));
   await settled.app.prebuild();
   lean = await startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false));
+  leanFilterFirst = await startLeanAskedFirst(FILTER_FIRST);
+  leanFilterAfterPage = await startLeanAskedFirst(FILTER_AFTER_FIRST_PAGE);
 });
 afterAll(async () => {
   await cold?.stop();
   await settled?.stop();
   await lean?.stop();
+  await leanFilterFirst?.stop();
+  await leanFilterAfterPage?.stop();
 });
 
 test.each([
   [`as it starts answering (${CLIENTS} clients)`, () => cold],
   [`after its background work (${SETTLED_CLIENTS} clients)`, () => settled],
   [`through the in-process lean path (${CLIENTS} clients)`, () => lean],
+  [`through the lean path, first asked a filter (${CLIENTS} clients)`, () => leanFilterFirst],
+  [`through the lean path, first asked the first page and a filter (${CLIENTS} clients)`, () => leanFilterAfterPage],
 ])(`the contract suite passes against the server %s, ${RUNS} generated requests`, async (_state, target) => {
   const server = target();
   // The first failing check ends the run (a mutant is killed by one failure; the rest would only cost time).
