@@ -1,13 +1,15 @@
 // The one "test" Stryker runs against each mutant of the server (issue 23, item 6; docs/mutation.md):
 // our real app, in-process behind the real HTTP server on port 0, over a small deterministic data set,
-// checked by the whole contract suite (every check and a short property run), three times: on a server as it is
+// checked by the whole contract suite (every check and a short property run), five times: on a server as it is
 // when it starts answering, on one whose background work after ready (client views made, records moved
 // off the heap: what `serve` starts at once) is done, since a user's requests meet both, and on the in-process
 // handlers' pipeline (the lean path first, the Express app for the rest: server/pipeline/lean-path.ts) behind
-// the same kind of socket, since a unit test's requests meet that one; and a fourth server in the modes users
-// turn on (latency, an origin list, the control API's scenarios), where what a mode leaves of the contract is
-// held (below). It fails when any check fails, errors, skips or finds the target unreachable: a mutant
-// survives only if the contract suite cannot tell it from the real server. Not part of `npm test` (jest.config.js ignores tests/mutation/);
+// the same kind of socket, since a unit test's requests meet that one (three such servers, since its lazy store
+// fills in as it is asked: one as the suite asks it, two first asked what the suite never asks first); and a
+// server in the modes users turn on (latency, an origin list, the control API's scenarios), where what a mode
+// leaves of the contract is held (below). It fails when any check fails, errors, skips or finds the target
+// unreachable: a mutant survives only if the contract suite cannot tell it from the real server. Not part of
+// `npm test` (jest.config.js ignores tests/mutation/);
 // `npm run mutation` runs it through jest.mutation.config.js.
 import { runSuite, type SuiteRun } from '../../contract-suite/cli';
 import { crossCuttingChecks } from '../../contract-suite/checks/cross-cutting';
@@ -19,7 +21,7 @@ import type { ClientDetail } from '../../contract/wire-types';
 import { startProxy, type RunningProxy } from '../../proxy/proxy';
 import { generateClients } from '../../seeds/client';
 import { startServer, type RunningMock, type ScenarioRequest } from '../../server/index';
-import { API_KEY, startLeanTestServer, startTestServer, type TestServer } from '../support/servers';
+import { API_KEY, get, startLeanTestServer, startTestServer, type TestServer } from '../support/servers';
 
 /** Small enough for one mutant in ~2 s, large enough for several pages at the default page size (25) and at 100. */
 const CLIENTS = Number(process.env.MUTATION_CLIENTS ?? 120);
@@ -34,14 +36,16 @@ const SEED = 20260101;
 /**
  * Names (and ids) that make each rule of the documented order matter (openapi.yaml, "Lists: paging, order and
  * totals"): the same name twice and a name equal to it under the collator but not as a string (Åsa / Asa), the
- * three with ids in the reverse of their list order, so that only ranking them as one name and then by IdClient
- * orders them right; and a letter the collator places apart from what it folds to (Þ sorts after Z, its folding
+ * three with ids in neither the order of the data nor its reverse, and Åsa's between the two Asa's, so that only
+ * ranking them as one name and then by IdClient orders them right (a tie kept in data order or reversed, or Åsa
+ * put after Asa, gives another order: the lazy store's selection of the first page, list-order.ts select, meets
+ * them too); and a letter the collator places apart from what it folds to (Þ sorts after Z, its folding
  * "th" among the T's), so that a sort by the folded names alone is told from the collator's. Generated names
  * rarely do all of this in 120 clients.
  */
 const ORDER_CASES: readonly (readonly [string, string, string?])[] = [
-  ['Åsa', 'Berg', '00000000-0000-4000-8000-000000000003'],
-  ['Asa', 'Berg', '00000000-0000-4000-8000-000000000002'],
+  ['Åsa', 'Berg', '00000000-0000-4000-8000-000000000002'],
+  ['Asa', 'Berg', '00000000-0000-4000-8000-000000000003'],
   ['Asa', 'Berg', '00000000-0000-4000-8000-000000000001'],
   ['Tor', 'Ek'],
   ['Þór', 'Ek'],
@@ -90,8 +94,31 @@ function withCases(clients: ClientDetail[], scripts: boolean): ClientDetail[] {
 }
 
 /**
- * The fourth server: the mock in the modes users turn on (docs/frontend.md, docs/control.md, docs/ci.md), which
- * the three above leave off: LATENCY_MS, CORS_ORIGINS as a list (the suite sends a listed origin),
+ * A lazy store (the lean server's) fills in as it is asked: the suite's first request is the first page, which it
+ * answers by selection, and its third sorts. Two more lean servers are first asked what the suite never asks first,
+ * then checked by the whole suite: a filter before anything (its groups read every record before any order is
+ * known), and the first page then a filter (the groups read past the selection before the sort). What they do
+ * wrong stays in the store (records made, groups made or never made), where the suite meets it.
+ */
+const FILTER_FIRST = ['/api/v1/Client/Extended?active=true'];
+const FILTER_AFTER_FIRST_PAGE = ['/api/v1/Client/Simple', '/api/v1/Client/Extended?active=true'];
+
+/**
+ * `generated`: over the generator's own source (seeds/client.ts generatedSource: ids and names first, each record
+ * made when read), as the in-process handlers build their store when no data file is given, instead of records
+ * made beforehand: the same clients, without the order cases.
+ */
+async function startLeanAskedFirst(requests: readonly string[], generated = false): Promise<TestServer> {
+  const server = generated
+    ? await startLeanTestServer({ seed: 1, clients: CLIENTS })
+    : await startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false));
+  for (const request of requests) await (await get(server.baseUrl, request)).arrayBuffer();
+  return server;
+}
+
+/**
+ * The modes server: the mock in the modes users turn on (docs/frontend.md, docs/control.md, docs/ci.md), which
+ * the servers above leave off: LATENCY_MS, CORS_ORIGINS as a list (the suite sends a listed origin),
  * FULL_RESPONSE_VALIDATION (every body through the validator as sent), and the control API's scenarios, switched
  * between runs. A mode may change when and whether an answer comes, never its contract.
  */
@@ -109,13 +136,15 @@ const MODE_GROUPS = [diagnosticsChecks, listChecks, detailChecks, crossCuttingCh
 let cold: TestServer;
 let settled: TestServer;
 let lean: TestServer;
+let leanFilterFirst: TestServer;
+let leanFilterAfterPage: TestServer;
 let modes: RunningMock;
 let judge: RunningProxy;
 /** The same modes with ERROR_RATE 0.3 (a server setting, not a scenario), behind a judge of its own. */
 let flaky: RunningMock;
 let flakyJudge: RunningProxy;
 /**
- * MUTATION_MODES_ONLY=1 runs the modes' tests alone: for a re-run of mode code whose mutants the three servers
+ * MUTATION_MODES_ONLY=1 runs the modes' tests alone: for a re-run of mode code whose mutants the servers
  * above already left alive (docs/mutation.md, "the modes"), at a few seconds a mutant instead of half a minute.
  */
 const MODES_ONLY = process.env.MUTATION_MODES_ONLY === '1';
@@ -125,6 +154,8 @@ beforeAll(async () => {
     settled = await startTestServer({}, withCases(generateClients(1, SETTLED_CLIENTS), true));
     await settled.app.prebuild();
     lean = await startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false));
+    leanFilterFirst = await startLeanAskedFirst(FILTER_FIRST, true);
+    leanFilterAfterPage = await startLeanAskedFirst(FILTER_AFTER_FIRST_PAGE);
   }
   modes = await startServer(MODES);
   // A journal that keeps every violation of a run (the suite's own deliberate bad requests fill the default 1,000).
@@ -136,6 +167,8 @@ afterAll(async () => {
   await cold?.stop();
   await settled?.stop();
   await lean?.stop();
+  await leanFilterFirst?.stop();
+  await leanFilterAfterPage?.stop();
   await judge?.close();
   await modes?.close();
   await flakyJudge?.close();
@@ -162,6 +195,8 @@ function brokenChecks(run: SuiteRun): string[] {
   [`as it starts answering (${CLIENTS} clients)`, () => cold],
   [`after its background work (${SETTLED_CLIENTS} clients)`, () => settled],
   [`through the in-process lean path (${CLIENTS} clients)`, () => lean],
+  [`through the lean path over the generator's source, first asked a filter (${CLIENTS} clients)`, () => leanFilterFirst],
+  [`through the lean path, first asked the first page and a filter (${CLIENTS} clients)`, () => leanFilterAfterPage],
 ])(`the contract suite passes against the server %s, ${RUNS} generated requests`, async (_state, target) => {
   const server = target();
   const run = await runSuite(
