@@ -17,7 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
 import type { Request, Response } from 'express';
 import { findOperation, type RouteMatch } from '../../contract/operations';
-import { pointerSegment, SpecSchemas, type OpenApiDocument } from '../../contract/spec';
+import { pointerSegment, resolvePointer, SpecSchemas, type OpenApiDocument } from '../../contract/spec';
 import { runSteps, type ApiPath } from './api-path';
 import type { App } from './app';
 import { errorHandler } from './error-handler';
@@ -44,12 +44,12 @@ interface BodyMismatch {
 function jsonBodyCheck(spec: OpenApiDocument, on: boolean): (route: RouteMatch, status: number, body: unknown) => BodyMismatch | undefined {
   let schemas: SpecSchemas | undefined;
   const validators = new Map<string, ((body: unknown) => BodyMismatch | undefined) | undefined>();
-  const escape = pointerSegment;
+  // A documented response may be a $ref (`'500': $ref: '#/components/responses/InternalError'`): responseSchema follows it.
   const compile = (template: string, status: number) => {
     const responses = (spec.paths[template]?.get as { responses?: Record<string, unknown> } | undefined)?.responses ?? {};
     if (!(String(status) in responses)) return undefined;
     schemas ??= new SpecSchemas(spec);
-    const validate = schemas.validator(`#/paths/${escape(template)}/get/responses/${status}/content/${escape('application/json')}/schema`);
+    const validate = responseSchema(spec, schemas, template, status);
     return (body: unknown): BodyMismatch | undefined =>
       validate(body)
         ? undefined
@@ -223,3 +223,23 @@ export function leanFirst(
     );
   };
 }
+
+/**
+ * The validator of a GET's documented JSON body for a status: the response object as the document writes it or
+ * the one its local `$ref` names (the validator cannot read a pointer through a `$ref`), and one that accepts
+ * anything when the response documents no JSON body. Before 2026-11-28 a `$ref`'d response threw here, inside
+ * the error handler's own answer, and the request was never answered (the 500 of a handler that failed).
+ */
+function responseSchema(spec: OpenApiDocument, schemas: SpecSchemas, template: string, status: number): ValidateFunction {
+  let pointer = `#/paths/${pointerSegment(template)}/get/responses/${status}`;
+  for (let hops = 0; hops < 8; hops++) {
+    const ref = (resolvePointer(spec, pointer.slice(1)) as { $ref?: unknown } | undefined)?.$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#/')) break;
+    pointer = ref;
+  }
+  const schema = `${pointer}/content/${pointerSegment('application/json')}/schema`;
+  return resolvePointer(spec, schema.slice(1)) === undefined ? ANY_BODY : schemas.validator(schema);
+}
+
+type ValidateFunction = ReturnType<SpecSchemas['validator']>;
+const ANY_BODY = Object.assign(() => true, { errors: null }) as unknown as ValidateFunction;
