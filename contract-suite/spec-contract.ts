@@ -5,7 +5,7 @@
 // headers and the body match the response the spec documents for that status?
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { loadSpec, describeSchemaError, pointerSegment, pointerToken, type OpenApiDocument } from '../contract/spec';
+import { loadSpec, describeSchemaError, followRefs, pointerSegment, type OpenApiDocument } from '../contract/spec';
 import { operationPathname, type Exchange } from './http';
 
 type Json = Record<string, unknown>;
@@ -111,14 +111,9 @@ export class SpecContract {
 
   /** The node at a JSON pointer, following `$ref`s; returns the pointer it ended at. */
   resolve(pointer: string): { node: Json; pointer: string } {
-    let current: unknown = this.spec;
-    for (const segment of pointer.replace(/^#\/?/, '').split('/').filter(Boolean)) {
-      current = (current as Json | undefined)?.[pointerToken(segment)];
-    }
-    if (current === undefined || current === null || typeof current !== 'object') throw new Error(`openapi.yaml has nothing at ${pointer}`);
-    const ref = (current as Json).$ref;
-    if (typeof ref === 'string') return this.resolve(ref);
-    return { node: current as Json, pointer };
+    const found = followRefs(this.spec, pointer);
+    if (!found) throw new Error(`openapi.yaml has nothing at ${pointer}`);
+    return { node: found.node as Json, pointer: found.pointer };
   }
 
   /** A compiled validator for the schema at a pointer (cached). */

@@ -97,6 +97,23 @@ export function resolvePointer(document: unknown, pointer: string): unknown {
   return node;
 }
 
+/**
+ * The node at a local JSON pointer (`#/paths/…/responses/500`) after the `$ref`s it holds, one after another
+ * (`#/components/responses/InternalError`), with the pointer it ended at; undefined when there is nothing there.
+ * Ajv, and a pointer walked through the document, cannot see through a `$ref`: this is the one road through them.
+ */
+export function followRefs(document: unknown, pointer: string): { node: object; pointer: string } | undefined {
+  for (let at = pointer, hops = 0; hops <= 32; hops++) {
+    const local = at.replace(/^#/, '');
+    const node = resolvePointer(document, local === '' || local.startsWith('/') ? local : `/${local}`);
+    if (typeof node !== 'object' || node === null) return undefined;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#')) return { node, pointer: at };
+    at = ref;
+  }
+  return undefined; // a cycle of $refs: nothing at the end of it
+}
+
 /** Parses a spec's text (see readSpec); `file` only names it in messages. */
 export function parseSpec(text: string, file: string): SpecSource {
   const YAML = yaml();

@@ -17,7 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
 import type { Request, Response } from 'express';
 import { findOperation, type RouteMatch } from '../../contract/operations';
-import { pointerSegment, resolvePointer, SpecSchemas, type OpenApiDocument } from '../../contract/spec';
+import { followRefs, pointerSegment, SpecSchemas, type OpenApiDocument } from '../../contract/spec';
 import { runSteps, type ApiPath } from './api-path';
 import type { App } from './app';
 import { errorHandler } from './error-handler';
@@ -231,14 +231,9 @@ export function leanFirst(
  * the error handler's own answer, and the request was never answered (the 500 of a handler that failed).
  */
 function responseSchema(spec: OpenApiDocument, schemas: SpecSchemas, template: string, status: number): ValidateFunction {
-  let pointer = `#/paths/${pointerSegment(template)}/get/responses/${status}`;
-  for (let hops = 0; hops < 8; hops++) {
-    const ref = (resolvePointer(spec, pointer.slice(1)) as { $ref?: unknown } | undefined)?.$ref;
-    if (typeof ref !== 'string' || !ref.startsWith('#/')) break;
-    pointer = ref;
-  }
-  const schema = `${pointer}/content/${pointerSegment('application/json')}/schema`;
-  return resolvePointer(spec, schema.slice(1)) === undefined ? ANY_BODY : schemas.validator(schema);
+  const response = followRefs(spec, `#/paths/${pointerSegment(template)}/get/responses/${status}`);
+  const schema = response && followRefs(spec, `${response.pointer}/content/${pointerSegment('application/json')}/schema`);
+  return schema ? schemas.validator(schema.pointer) : ANY_BODY;
 }
 
 type ValidateFunction = ReturnType<SpecSchemas['validator']>;
