@@ -1,7 +1,7 @@
 // One request, one exchange. Requests are target-independent values (the key
 // is a role, not a string), so a recorded request can be replayed against
 // another target, and a failing one printed as a curl line.
-import { sendRaw, type RawAnswer } from './raw-http';
+import { rawRequestText, sendRaw, type RawAnswer } from './raw-http';
 
 /** What the checks talk to (target.ts reads one from the environment). */
 export interface Target {
@@ -58,6 +58,12 @@ export interface ApiRequest {
    * parser normalises (`/./`, `%2e`, `\`), CONNECT, TRACE.
    */
   raw?: boolean;
+  /**
+   * A request whose HTTP/1.1 framing breaks a rule of RFC 9112 (derived/framing.ts):
+   * written on the raw socket, its Host line left out when `omitHost` (the
+   * headers may carry one of their own). `rule` says which rule, for messages.
+   */
+  framing?: { rule: string; omitHost?: boolean };
 }
 
 export interface Exchange {
@@ -123,7 +129,7 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** True when fetch would send something else than the request says (a normalised path, a refused method). */
 export function needsRawSocket(target: Target, request: ApiRequest): boolean {
-  if (request.raw || FORBIDDEN_METHODS.has(request.method.toUpperCase())) return true;
+  if (request.raw || request.framing || FORBIDDEN_METHODS.has(request.method.toUpperCase())) return true;
   const base = new URL(target.baseUrl);
   const written = base.origin + base.pathname.replace(/\/+$/, '') + requestPath(target, request);
   const parsed = new URL(written);
@@ -202,7 +208,12 @@ export async function send(target: Target, request: ApiRequest, timeoutMs = 15_0
     try {
       answer = await sendRaw(
         target.baseUrl,
-        { method: request.method, target: prefix + requestPath(target, request), headers: Object.entries(requestHeaders(target, request)) },
+        {
+          method: request.method,
+          target: prefix + requestPath(target, request),
+          headers: Object.entries(requestHeaders(target, request)),
+          omitHost: request.framing?.omitHost,
+        },
         timeoutMs,
       );
     } catch (error) {
@@ -264,6 +275,7 @@ function shellQuote(text: string): string {
  * `$CONTRACT_API_KEY`, so a failure log never holds a real deployment's key.
  */
 export function toCurl(target: Target, request: ApiRequest): string {
+  if (request.framing) return toRawLine(target, request);
   const parts = ['curl', '-i', '--globoff'];
   // curl, like fetch, would resolve `/./` and `/../` before sending.
   if (needsRawSocket(target, request)) parts.push('--path-as-is');
@@ -284,6 +296,34 @@ export function toCurl(target: Target, request: ApiRequest): string {
     hidden && request.keyAt?.in === 'query' ? `"${url.replace(encodeURIComponent(target.apiKey), '$CONTRACT_API_KEY')}"` : shellQuote(url),
   );
   return parts.join(' ');
+}
+
+/** A request curl cannot send as it is (derived/framing.ts): its bytes through printf, to nc (plain HTTP) or openssl s_client (HTTPS). */
+function toRawLine(target: Target, request: ApiRequest): string {
+  const url = new URL(target.baseUrl);
+  const secure = url.protocol === 'https:';
+  const port = url.port || (secure ? '443' : '80');
+  const prefix = url.pathname.replace(/\/+$/, '');
+  const text = rawRequestText({
+    method: request.method,
+    target: prefix + requestPath(target, request),
+    host: url.host,
+    headers: Object.entries(requestHeaders(target, request)).map(([name, value]) =>
+      name === 'X-Api-Key' && value === target.apiKey && value !== 'dev-key' ? [name, '$CONTRACT_API_KEY'] : [name, value],
+    ),
+    omitHost: request.framing?.omitHost,
+  });
+  const printed = text
+    .replace(/\\/g, '\\\\')
+    .replace(/%/g, '%%')
+    .replace(/\r/g, '\\r')
+    .replace(/\n/g, '\\n')
+    .replace(/"/g, '\\"')
+    .replace(/`/g, '\\`')
+    // A long run of one character (a padded head) as the shell command that writes it.
+    .replace(/([A-Za-z0-9])\1{199,}/g, (run, character: string) => `$(head -c ${run.length} /dev/zero | tr '\\0' ${character})`);
+  const connect = secure ? `openssl s_client -quiet -connect ${url.hostname}:${port}` : `nc ${url.hostname} ${port}`;
+  return `printf "${printed}" | ${connect}`;
 }
 
 /** A short description of an exchange for failure messages. */

@@ -15,6 +15,8 @@ export interface RawRequest {
   target: string;
   /** Header lines in order, names in the case given. */
   headers: readonly (readonly [string, string])[];
+  /** Leave out the Host line the base URL gives (a framing check: RFC 9112 §3.2). */
+  omitHost?: boolean;
 }
 
 export interface RawAnswer {
@@ -79,17 +81,24 @@ export function parseRawAnswer(method: string, data: Buffer): RawAnswer {
   }
 }
 
-/** Sends one request on a new connection and reads until the server closes it (or the timeout). */
-export function sendRaw(baseUrl: string, request: RawRequest, timeoutMs = 15_000): Promise<RawAnswer> {
-  const url = new URL(baseUrl);
-  const secure = url.protocol === 'https:';
-  const port = Number(url.port || (secure ? 443 : 80));
-  const lines = [`${request.method} ${request.target} HTTP/1.1`, `Host: ${url.host}`];
+/** The request's bytes: the request line, Host (unless left out), the headers in order, `Connection: close`. */
+export function rawRequestText(request: RawRequest & { host: string }): string {
+  const lines = [`${request.method} ${request.target} HTTP/1.1`];
+  if (!request.omitHost) lines.push(`Host: ${request.host}`);
   for (const [name, value] of request.headers) lines.push(`${name}: ${value}`);
   // A method that may carry content says it carries none, as curl -X POST does.
   if (['POST', 'PUT', 'PATCH'].includes(request.method) && !request.headers.some(([name]) => /^content-length$/i.test(name)))
     lines.push('Content-Length: 0');
   lines.push('Connection: close', '', '');
+  return lines.join('\r\n');
+}
+
+/** Sends one request on a new connection and reads until the server closes it (or the timeout). */
+export function sendRaw(baseUrl: string, request: RawRequest, timeoutMs = 15_000): Promise<RawAnswer> {
+  const url = new URL(baseUrl);
+  const secure = url.protocol === 'https:';
+  const port = Number(url.port || (secure ? 443 : 80));
+  const text = rawRequestText({ ...request, host: url.host });
   return new Promise((resolve, reject) => {
     const socket = secure ? tls.connect({ host: url.hostname, port, servername: url.hostname }) : net.connect({ host: url.hostname, port });
     const chunks: Buffer[] = [];
@@ -97,7 +106,7 @@ export function sendRaw(baseUrl: string, request: RawRequest, timeoutMs = 15_000
       () => socket.destroy(Object.assign(new Error(`no complete answer within ${timeoutMs} ms`), { code: 'TimeoutError' })),
       timeoutMs,
     );
-    socket.on(secure ? 'secureConnect' : 'connect', () => socket.write(lines.join('\r\n'), 'latin1'));
+    socket.on(secure ? 'secureConnect' : 'connect', () => socket.write(text, 'latin1'));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     const finish = () => {
       clearTimeout(timer);

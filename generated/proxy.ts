@@ -330,6 +330,7 @@ export interface components {
          *     `invalid-request` (`--reject-invalid-requests`) or `unforwardable`: a
          *     request no HTTP client can pass on as it came, answered as the mock
          *     answers it, without the upstream — one Node's HTTP parser refuses
+         *     or whose `Host` or `Transfer-Encoding` breaks RFC 9112
          *     (`400 VALIDATION_ERROR`, or `431` for a head over 16 KB) and a
          *     `CONNECT` (`405 METHOD_NOT_ALLOWED` with `Allow`), which asks a proxy
          *     for a tunnel rather than the API for a resource.

@@ -30,6 +30,7 @@ import {
 } from '../contract-suite/judge';
 import { SpecContract, specContract } from '../contract-suite/spec-contract';
 import { ERROR_CATALOGUE, errorAnswer } from '../server/errors';
+import { framingFault } from '../server/listener/raw-answers';
 import { createMock, type ConfigOptions, type Mock } from '../server/index';
 import type { components } from '../generated/proxy';
 import { createUpstream, endToEnd, UpstreamFailure, type FailureCause, type UpstreamAnswer } from './forward';
@@ -406,6 +407,16 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
   const server = http.createServer(
     { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 0, requireHostHeader: false },
     (req, res) => {
+      // A Host or Transfer-Encoding that breaks RFC 9112 (a MUST 400 of every server): answered as the mock answers it.
+      const fault = framingFault(req);
+      if (fault) {
+        const n = ++exchanges;
+        const who = 'proxy;cause="unforwardable"';
+        tally(who);
+        res.shouldKeepAlive = false;
+        answerOwn(res, 400, 'VALIDATION_ERROR', fault.message, ownHeaders(req, n, who));
+        return;
+      }
       // The journal needs the key header; its paths are never forwarded while it is on.
       if (settings.journal && (req.url ?? '').startsWith(RESERVED_PREFIX)) {
         serveJournal(req, res, { journal, report, key: settings.journalKey });
@@ -448,7 +459,9 @@ export async function startProxy(options: Readonly<StartProxyOptions>): Promise<
   };
   // What Node's parser refuses (an unknown method, a malformed line, a head over 16 KB) cannot be forwarded.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (socket.writable && error.code?.startsWith('HPE_')) {
+    // A response already under way on this connection (a framing fault's 400, say) is the answer; a second would follow it.
+    const answering = Boolean((socket as Duplex & { _httpMessage?: unknown })._httpMessage);
+    if (socket.writable && !answering && error.code?.startsWith('HPE_')) {
       if (error.code === 'HPE_HEADER_OVERFLOW')
         answerUnforwardable(socket, 431, 'VALIDATION_ERROR', 'The request line and headers are larger than 16 KB');
       else answerUnforwardable(socket, 400, 'VALIDATION_ERROR', 'The request is malformed');

@@ -16,7 +16,7 @@ import { operationError, type ErrorAnswer } from './document';
 const LIST_PARAMETERS = new Set(['page', 'pageSize', 'active', 'filter', 'idStaff', 'idLocation']);
 
 /** What a status other than the expected one says, in words (a redirect names its Location). */
-function describeStatus(exchange: Exchange): string {
+export function describeStatus(exchange: Exchange): string {
   if (exchange.status === 0) return 'no answer (the connection closed)';
   if (exchange.status >= 300 && exchange.status < 400)
     return `${exchange.status}, a redirect to ${exchange.headers.get('location') ?? '(no Location)'}: the document documents none`;

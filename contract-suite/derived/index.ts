@@ -11,10 +11,14 @@
 //                  without a value, repetition, allowReserved, undocumented names
 //   security.ts    every security scheme: the credential where it is declared,
 //                  and nowhere else
+//   framing.ts     every operation's GET with its HTTP/1.1 framing broken as
+//                  RFC 9112 says a server must refuse (no Host, a bad field
+//                  line, a bad Content-Length or Transfer-Encoding, a huge head)
 // Every answer is also held to the document as a whole (spec-contract.ts:
 // status, headers, media type and its RFC 8259 rules, body schema).
 import type { Define } from '../context';
 import type { SpecContract } from '../spec-contract';
+import { framingChecks } from './framing';
 import { methodMatrixChecks } from './methods';
 import { parameterChecks } from './parameters';
 import { pathChecks } from './paths';
@@ -26,6 +30,7 @@ export const DERIVED_KINDS = {
   methods: methodMatrixChecks,
   parameters: parameterChecks,
   security: securityChecks,
+  framing: framingChecks,
 } as const satisfies Record<string, (check: Define, contract: SpecContract) => void>;
 
 export function derivedChecks(check: Define, contract: SpecContract): void {

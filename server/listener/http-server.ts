@@ -7,7 +7,7 @@ import net, { type Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { App } from '../pipeline/app';
 import { ConnectionTable, defaultMaxConnections } from './connections';
-import { answeredMissingHost, answerRawRequests } from './raw-answers';
+import { answeredBadFraming, answerRawRequests } from './raw-answers';
 import { RejectionLog } from './rejection-log';
 
 export interface Timeouts {
@@ -88,7 +88,7 @@ export function startHttpServer(
       connections.started(res);
       // While draining, every response closes its connection, so keep-alive clients let go.
       if (draining) res.shouldKeepAlive = false;
-      if (!answeredMissingHost(req, res, rejections)) app(req, res);
+      if (!answeredBadFraming(req, res, rejections)) app(req, res);
     },
   );
   // A client that sends its request and then shuts down its sending side (half-close) still gets the answer,

@@ -1,8 +1,8 @@
 // The answers the HTTP server gives before (or instead of) the app: requests
-// Node's parser rejects, an HTTP/1.1 request without Host, CONNECT, and an
-// Expect header Node would answer itself. Each is the documented ErrorDto,
-// written by server/errors.ts's writer, and counted in the rejection summary, never
-// logged one line each.
+// Node's parser rejects, a request whose Host or Transfer-Encoding breaks
+// RFC 9112's framing rules, CONNECT, and an Expect header Node would answer
+// itself. Each is the documented ErrorDto, written by server/errors.ts's
+// writer, and counted in the rejection summary, never logged one line each.
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorCode } from '../../contract/wire-types';
@@ -41,14 +41,43 @@ export function rawErrorResponse(status: number, code: ErrorCode, message: strin
 }
 
 /**
- * The request handler's first step: an HTTP/1.1 request without Host gets its
- * 400 here (RFC 9112 §3.2: a server MUST answer it so). Returns true when it answered.
+ * RFC 3986's host (an IP-literal in brackets, or an IPv4 address or reg-name:
+ * unreserved, percent-encoded and sub-delims characters) and an optional port,
+ * the grammar RFC 9112 §3.2 gives the Host header. Empty is allowed: a target
+ * without an authority is sent with an empty Host.
  */
-export function answeredMissingHost(req: IncomingMessage, res: ServerResponse, rejections: RejectionLog): boolean {
-  if (req.headers.host !== undefined || req.httpVersion !== '1.1') return false;
+const HOST_VALUE = /^(?:\[[0-9A-Za-z:._~!$&'()*+,;=-]+\]|(?:[A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*)(?::[0-9]*)?$/;
+
+/**
+ * What breaks the framing rules Node's parser leaves to the server, named for
+ * the 400's Message, or undefined: RFC 9112 §3.2 (a server MUST answer 400 to
+ * an HTTP/1.1 request without Host, with more than one Host line, or with an
+ * invalid Host) and §6.3 (MUST answer 400 and close when Transfer-Encoding's
+ * final coding is not chunked: the body's length cannot be known).
+ */
+export function framingFault(req: IncomingMessage): { header: string; message: string } | undefined {
+  const hostLines = req.rawHeaders.filter((_, i) => i % 2 === 0 && /^host$/i.test(req.rawHeaders[i]!)).length;
+  if (hostLines === 0 && req.httpVersion === '1.1') return { header: 'Host', message: `header ${quoted('Host')} is required` };
+  if (hostLines > 1) return { header: 'Host', message: `header ${quoted('Host')} is given more than once` };
+  if (hostLines === 1 && !HOST_VALUE.test(req.headers.host ?? ''))
+    return { header: 'Host', message: `header ${quoted('Host')} is not a host and optional port` };
+  const codings = req.headers['transfer-encoding'];
+  if (codings !== undefined && codings.split(',').at(-1)!.trim().toLowerCase() !== 'chunked')
+    return { header: 'Transfer-Encoding', message: `header ${quoted('Transfer-Encoding')} must end with chunked` };
+  return undefined;
+}
+
+/**
+ * The request handler's first step: a request whose framing breaks RFC 9112
+ * (framingFault) gets its 400 here, and the connection closes after it.
+ * Returns true when it answered.
+ */
+export function answeredBadFraming(req: IncomingMessage, res: ServerResponse, rejections: RejectionLog): boolean {
+  const fault = framingFault(req);
+  if (!fault) return false;
   res.shouldKeepAlive = false;
-  rejections.count('400 no Host header');
-  const answer = bareError(400, 'VALIDATION_ERROR', `header ${quoted('Host')} is required`);
+  rejections.count(`400 ${fault.header} header`);
+  const answer = bareError(400, 'VALIDATION_ERROR', fault.message);
   res.writeHead(answer.status, answer.headers).end(answer.body);
   return true;
 }
