@@ -304,6 +304,12 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   'header.Link:each-target-is-the-20e90a': { rules: ['list.link', 'check.link-follow'] },
   // A long non-ASCII `filter` makes a long header (four percent-encoded copies of it).
   'header.Link:a-long-non-ascii-0d9699': { rules: ['check.link-length', 'response.header'] },
+  // On every response: `no-store` (RFC 9111 §5.2.2.5), so that no browser or shared cache keeps a client's heal…
+  'header.Cache-Control:on-every-response-nostore-c1c793': { rules: ['response.header'] },
+  // Other directives may stand beside it.
+  'header.Cache-Control:other-directives-may-stand-ad43d8': { rules: ['response.header'] },
+  // On every response: `nosniff` (the Fetch standard), so that a browser reads a body only as its `Content-Type`…
+  'header.X-Content-Type-Options:on-every-response-nosniff-054f3a': { rules: ['response.header'] },
   // On every response.
   'header.X-Request-Id:on-every-response-3ce7d7': { rules: ['response.header'] },
   // The request's `X-Request-Id` is echoed unchanged when it is 1 to 128 characters of letters `A-Z a-z`, digit…

@@ -326,6 +326,8 @@ export interface components {
         ValidationError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
@@ -343,6 +345,8 @@ export interface components {
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
@@ -356,6 +360,8 @@ export interface components {
                 /** @description The methods the path answers. */
                 Allow: "GET";
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
@@ -367,6 +373,8 @@ export interface components {
         InternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
@@ -382,6 +390,8 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
@@ -449,6 +459,20 @@ export interface components {
          */
         Link: string;
         /**
+         * @description On every response: `no-store` (RFC 9111 §5.2.2.5), so that no browser
+         *     or shared cache keeps a client's health record, or an answer about
+         *     one, after it is shown. Other directives may stand beside it.
+         * @example no-store
+         */
+        "Cache-Control": string;
+        /**
+         * @description On every response: `nosniff` (the Fetch standard), so that a browser
+         *     reads a body only as its `Content-Type` says, never as a page or a
+         *     script.
+         * @example nosniff
+         */
+        "X-Content-Type-Options": string;
+        /**
          * @description On every response. The request's `X-Request-Id` is echoed unchanged
          *     when it is 1 to 128 characters of letters `A-Z a-z`, digits, `_`,
          *     `.`, `:`, `@` and `-`; otherwise (absent, empty, longer, other
@@ -506,6 +530,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
@@ -558,6 +584,8 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
@@ -617,6 +645,8 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
@@ -720,6 +750,8 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
@@ -776,6 +808,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
@@ -789,6 +823,8 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };

@@ -383,6 +383,8 @@ function send(req: http.IncomingMessage, res: http.ServerResponse, answer: Answe
 function handle(data: Data, req: http.IncomingMessage, res: http.ServerResponse, origins?: readonly string[]): void {
   const incoming = req.headers['x-request-id'];
   res.setHeader('x-request-id', typeof incoming === 'string' && ECHOED_ID.test(incoming) ? incoming : uuidV7());
+  res.setHeader('cache-control', 'no-store');
+  res.setHeader('x-content-type-options', 'nosniff');
   const origin = req.headers.origin;
   // With an origin list, only listed origins get CORS headers (named, and Vary: Origin); others get none, as a browser's CORS check expects.
   const accepted = origin !== undefined && (origins === undefined || origins.includes(origin));

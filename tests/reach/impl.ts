@@ -27,8 +27,9 @@
 //  9. A preflight is answered 200 (not 204) with `Access-Control-Max-Age`, Allow-Headers in lower case: "answered
 //     with a 2xx status"; a preflight on a path that is not the document's is 404 NOT_FOUND ("on any path of
 //     this document" says nothing of other paths; variant `preflight-anywhere` answers them 204).
-// 10. Extra headers: ETag, Last-Modified, Cache-Control, Vary, Server, X-Content-Type-Options. The document
-//     declares the headers it requires and forbids none (RFC 9110 §5.1: unrecognised fields are ignored).
+// 10. Extra headers: ETag, Last-Modified, Vary, Server. The document declares the headers it requires and
+//     forbids none (RFC 9110 §5.1: unrecognised fields are ignored). Its required Cache-Control and
+//     X-Content-Type-Options in other spellings: `private, No-Store, max-age=0` on a 200, `NoSniff`.
 // 11. Generated X-Request-Id: a 26-character ULID, not a uuid. "the server sends an id it generated" (string,
 //     maxLength 128). Variant `request-id-long`: 128 characters.
 // 12. `Prefer` is ignored entirely. "A real deployment of this API ignores the header."
@@ -243,6 +244,7 @@ export class ThirdImpl {
       if (socket.writable) {
         socket.end(
           `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nX-Request-Id: ${this.newRequestId()}\r\n` +
+            'Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n' +
             `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
         );
       } else socket.destroy();
@@ -357,7 +359,8 @@ export class ThirdImpl {
     const headers: Record<string, string | string[]> = {
       ...this.corsHeaders(req, status),
       ...extra,
-      'X-CONTENT-TYPE-OPTIONS': 'nosniff',
+      'X-CONTENT-TYPE-OPTIONS': 'NoSniff',
+      'CACHE-CONTROL': 'no-store',
       SERVER: 'reach-third/1',
     };
     if (!(this.is('xrid.missing-on-errors') && status >= 400)) headers['X-REQUEST-ID'] = requestId;
@@ -374,7 +377,7 @@ export class ThirdImpl {
       if (status === 200) {
         headers.ETAG = `W/"${fnv(text)}"`;
         headers['LAST-MODIFIED'] = LAST_MODIFIED;
-        headers['CACHE-CONTROL'] = 'private, no-cache';
+        headers['CACHE-CONTROL'] = 'private, No-Store, max-age=0';
       }
     }
     if (this.v('gzip') && bytes.length > 0 && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
