@@ -318,3 +318,56 @@ describe('derived checks against the third implementation (tests/reach/impl.ts: 
     }
   }, 120_000);
 });
+
+describe('framing checks against the HTTP layer alone (derived/framing.ts)', () => {
+  /** A socket server that answers every request with `answer(request)` and closes: no Node parser in the way. */
+  async function rawServer(answer: (request: string) => string): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+    const net = await import('node:net');
+    const server = net.createServer((socket) => {
+      let received = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+        if (received.includes('\r\n\r\n')) socket.end(answer(received));
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return { baseUrl: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+  const json = (status: string, body: string) =>
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  const framing = () => {
+    const checks: ContractCheck[] = [];
+    DERIVED_KINDS.framing((operation, name, run, rules) => checks.push({ operation, name, run, rules }), new SpecContract());
+    // The four MUST-400 rules (the huge head's check also asks the plain GET, which these bare servers answer wrongly).
+    return checks.filter((check) => check.operation === 'ping' && /MUST 400/.test(check.name));
+  };
+  const outcomes = async (baseUrl: string) => {
+    const context = new CheckContext({ baseUrl, apiKey: API_KEY });
+    return Promise.all(framing().map(async (check) => `${(await runCheck(check, context)).outcome} ${check.name.replace(/ →.*/, '')}`));
+  };
+
+  test('a server that takes every request as it comes fails the four MUST-400 checks', async () => {
+    const server = await rawServer(() => json('200 OK', '"Pong"'));
+    try {
+      const results = await outcomes(server.baseUrl);
+      expect(results.length).toBe(4);
+      expect(results.filter((result) => !result.startsWith('fail'))).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  test('a bare 400 (a gateway or a parser before the app) passes; a JSON 400 that is no ErrorDto fails', async () => {
+    const bare = await rawServer(() => 'HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    const broken = await rawServer(() => json('400 Bad Request', '{"error":"bad request"}'));
+    try {
+      expect((await outcomes(bare.baseUrl)).filter((result) => !result.startsWith('pass'))).toEqual([]);
+      expect((await outcomes(broken.baseUrl)).filter((result) => !result.startsWith('fail'))).toEqual([]);
+    } finally {
+      await bare.close();
+      await broken.close();
+    }
+  }, 60_000);
+});
