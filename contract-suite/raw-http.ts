@@ -20,7 +20,7 @@ export interface RawRequest {
 }
 
 export interface RawAnswer {
-  /** 0 when the connection closed without a status line. */
+  /** 0 when the connection closed without a status line (then `body` holds whatever bytes came instead: none, or no HTTP). */
   status: number;
   headers: Headers;
   /** The content, decoded from chunked and gzip transfer. */
@@ -64,8 +64,10 @@ export function parseRawAnswer(method: string, data: Buffer): RawAnswer {
   let at = 0;
   for (;;) {
     const end = data.indexOf('\r\n\r\n', at);
-    if (end < 0) return { status: 0, headers: new Headers(), body: Buffer.alloc(0), unexpectedContent: 0 };
+    if (end < 0) return { status: 0, headers: new Headers(), body: data.subarray(at), unexpectedContent: 0 };
     const { status, headers } = parseHead(data.subarray(at, end).toString('latin1'));
+    // Bytes that are no status line: kept whole, so a garbled answer is not taken for a closed connection.
+    if (status === 0) return { status, headers, body: data.subarray(at), unexpectedContent: 0 };
     const rest = data.subarray(end + 4);
     if (status >= 100 && status < 200) {
       at = end + 4;

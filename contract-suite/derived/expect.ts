@@ -17,6 +17,7 @@ const LIST_PARAMETERS = new Set(['page', 'pageSize', 'active', 'filter', 'idStaf
 
 /** What a status other than the expected one says, in words (a redirect names its Location). */
 export function describeStatus(exchange: Exchange): string {
+  if (exchange.status === 0 && exchange.bytes.length > 0) return `${exchange.bytes.length} bytes that are no HTTP answer`;
   if (exchange.status === 0) return 'no answer (the connection closed)';
   if (exchange.status >= 300 && exchange.status < 400)
     return `${exchange.status}, a redirect to ${exchange.headers.get('location') ?? '(no Location)'}: the document documents none`;

@@ -29,7 +29,7 @@ import {
   type ErrorAnswer,
   checkOperation,
 } from './document';
-import { expectAllowedOrigin, expectConforming, expectErrorAnswer, expectRejected, headerItems, plainAnswer } from './expect';
+import { describeStatus, expectAllowedOrigin, expectConforming, expectErrorAnswer, expectRejected, headerItems, plainAnswer } from './expect';
 
 /** An entity-tag no deployment gives (RFC 9110 §8.8.3 syntax), and the earliest HTTP-date. */
 const UNMATCHED_TAG = '"contract-suite-no-such-tag"';
@@ -73,7 +73,9 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
         async (context) => {
           const exchange = await context.send({ method, path, key });
 
-          if (exchange.status === 0) return; // RFC 9112 §3.2.3: a CONNECT's target is host:port; closing is a refusal.
+          // RFC 9112 §3.2.3: a CONNECT's target is host:port; closing is a refusal (bytes that are no HTTP answer are not).
+          if (exchange.status === 0 && exchange.bytes.length === 0) return;
+          context.expect(exchange.status !== 0, exchange, `expected ${answer}, got ${describeStatus(exchange)}`, 'response.status');
           if (exchange.status !== 400) return expectNotAllowed(context, exchange, notAllowed, declared);
           // Refused as malformed before any route: still the document's 400, an ErrorDto with the declared headers.
           const problems = context.contract.check(exchange);

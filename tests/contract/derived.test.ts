@@ -269,6 +269,9 @@ describe('the raw transport', () => {
     expect(parseRawAnswer('HEAD', head)).toEqual(expect.objectContaining({ status: 405, unexpectedContent: 5 }));
     expect(parseRawAnswer('HEAD', head).headers.get('allow')).toBe('GET');
     expect(parseRawAnswer('CONNECT', Buffer.alloc(0)).status).toBe(0);
+    // Bytes that are no answer (a status line without a number): status 0, and the bytes kept to tell it from a close.
+    const garbled = parseRawAnswer('GET', Buffer.from('HTTP/1.1 undefined Error\r\nDate: x\r\n\r\n{}'));
+    expect([garbled.status, garbled.body.length > 0]).toEqual([0, true]);
   });
 });
 
