@@ -29,8 +29,7 @@ import {
   type Violation,
 } from '../contract-suite/judge';
 import { SpecContract, specContract } from '../contract-suite/spec-contract';
-import { ERROR_CATALOGUE, errorAnswer } from '../server/errors';
-import { framingFault } from '../server/listener/raw-answers';
+import { ERROR_CATALOGUE, errorAnswer, framingFault } from '../server/errors';
 import { createMock, type ConfigOptions, type Mock } from '../server/index';
 import type { components } from '../generated/proxy';
 import { createUpstream, endToEnd, UpstreamFailure, type FailureCause, type UpstreamAnswer } from './forward';

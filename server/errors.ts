@@ -1,6 +1,7 @@
 // One error type and one catalogue: every code with its status and its fixed
-// messages, ApiError, and the ErrorDto writer for the answers the app never
-// sees (the HTTP server's raw-socket answers use it too). Anything thrown
+// messages, ApiError, the ErrorDto writer for the answers the app never sees
+// (the HTTP server's raw-socket answers use it too), and the RFC 9112 framing
+// faults those answers refuse (the listener and the proxy read one rule). Anything thrown
 // anywhere leaves as a spec-valid ErrorDto through the one error handler
 // (pipeline/error-handler.ts). A leaf, as Fastify keeps errors.js: it imports
 // nothing at run time (only the wire types of contract/), so every room may
@@ -48,6 +49,40 @@ export class ApiError extends Error {
 /** A caller's parameter name as messages quote it: cut to a readable length. */
 export function quoted(name: string): string {
   return `'${name.slice(0, MAX_QUOTED_NAME)}'`;
+}
+
+/**
+ * RFC 3986's host (an IP-literal in brackets, or an IPv4 address or reg-name:
+ * unreserved, percent-encoded and sub-delims characters) and an optional port,
+ * the grammar RFC 9112 §3.2 gives the Host header. Empty is allowed: a target
+ * without an authority is sent with an empty Host.
+ */
+const HOST_VALUE = /^(?:\[[0-9A-Za-z:._~!$&'()*+,;=-]+\]|(?:[A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*)(?::[0-9]*)?$/;
+
+/** What the framing rules read of a request (node:http's IncomingMessage has it all). */
+export interface RequestHead {
+  rawHeaders: readonly string[];
+  httpVersion: string;
+  headers: { host?: string; 'transfer-encoding'?: string };
+}
+
+/**
+ * What breaks the framing rules Node's parser leaves to the server, named for
+ * the 400's Message, or undefined: RFC 9112 §3.2 (a server MUST answer 400 to
+ * an HTTP/1.1 request without Host, with more than one Host line, or with an
+ * invalid Host) and §6.3 (MUST answer 400 and close when Transfer-Encoding's
+ * final coding is not chunked: the body's length cannot be known).
+ */
+export function framingFault(req: RequestHead): { header: string; message: string } | undefined {
+  const hostLines = req.rawHeaders.filter((_, i) => i % 2 === 0 && /^host$/i.test(req.rawHeaders[i]!)).length;
+  if (hostLines === 0 && req.httpVersion === '1.1') return { header: 'Host', message: `header ${quoted('Host')} is required` };
+  if (hostLines > 1) return { header: 'Host', message: `header ${quoted('Host')} is given more than once` };
+  if (hostLines === 1 && !HOST_VALUE.test(req.headers.host ?? ''))
+    return { header: 'Host', message: `header ${quoted('Host')} is not a host and optional port` };
+  const codings = req.headers['transfer-encoding'];
+  if (codings !== undefined && codings.split(',').at(-1)!.trim().toLowerCase() !== 'chunked')
+    return { header: 'Transfer-Encoding', message: `header ${quoted('Transfer-Encoding')} must end with chunked` };
+  return undefined;
 }
 
 /** 404 for a path that is no operation. */

@@ -69,7 +69,13 @@ function isJson(exchange: Exchange): boolean {
  * allowed statuses are the fault's, and for a status the operation does not
  * document (431, 501), the document's ErrorDto (its 400's schema).
  */
-function expectApplicationAnswer(context: CheckContext, exchange: Exchange, operation: SpecOperation, statuses: readonly number[], rule: string): void {
+function expectApplicationAnswer(
+  context: CheckContext,
+  exchange: Exchange,
+  operation: SpecOperation,
+  statuses: readonly number[],
+  rule: string,
+): void {
   const judged = { ...context.judge(exchange.request, exchange.url), violations: [], allowedStatuses: statuses, why: rule, offending: [] };
   // Date (RFC 9110 §6.6.1) aside: an answer written before any route runs seldom has it (Node's and Go's own have none).
   const violations = judgeResponse(context.contract, judged, exchange, undefined, { applied: context.applied }).filter(

@@ -29,7 +29,15 @@ import {
   type ErrorAnswer,
   checkOperation,
 } from './document';
-import { describeStatus, expectAllowedOrigin, expectConforming, expectErrorAnswer, expectRejected, headerItems, plainAnswer } from './expect';
+import {
+  describeStatus,
+  expectAllowedOrigin,
+  expectConforming,
+  expectErrorAnswer,
+  expectRejected,
+  headerItems,
+  plainAnswer,
+} from './expect';
 
 /** An entity-tag no deployment gives (RFC 9110 §8.8.3 syntax), and the earliest HTTP-date. */
 const UNMATCHED_TAG = '"contract-suite-no-such-tag"';

@@ -6,7 +6,7 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorCode } from '../../contract/wire-types';
-import { bareError, quoted } from '../errors';
+import { bareError, framingFault } from '../errors';
 import type { RejectionLog } from './rejection-log';
 
 /** A peer that never closes its side after an error answer is cut off after this long. */
@@ -38,33 +38,6 @@ export function rawErrorResponse(status: number, code: ErrorCode, message: strin
     ...Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`),
   ];
   return `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\n${lines.join('')}\r\n${answer.body}`;
-}
-
-/**
- * RFC 3986's host (an IP-literal in brackets, or an IPv4 address or reg-name:
- * unreserved, percent-encoded and sub-delims characters) and an optional port,
- * the grammar RFC 9112 §3.2 gives the Host header. Empty is allowed: a target
- * without an authority is sent with an empty Host.
- */
-const HOST_VALUE = /^(?:\[[0-9A-Za-z:._~!$&'()*+,;=-]+\]|(?:[A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*)(?::[0-9]*)?$/;
-
-/**
- * What breaks the framing rules Node's parser leaves to the server, named for
- * the 400's Message, or undefined: RFC 9112 §3.2 (a server MUST answer 400 to
- * an HTTP/1.1 request without Host, with more than one Host line, or with an
- * invalid Host) and §6.3 (MUST answer 400 and close when Transfer-Encoding's
- * final coding is not chunked: the body's length cannot be known).
- */
-export function framingFault(req: IncomingMessage): { header: string; message: string } | undefined {
-  const hostLines = req.rawHeaders.filter((_, i) => i % 2 === 0 && /^host$/i.test(req.rawHeaders[i]!)).length;
-  if (hostLines === 0 && req.httpVersion === '1.1') return { header: 'Host', message: `header ${quoted('Host')} is required` };
-  if (hostLines > 1) return { header: 'Host', message: `header ${quoted('Host')} is given more than once` };
-  if (hostLines === 1 && !HOST_VALUE.test(req.headers.host ?? ''))
-    return { header: 'Host', message: `header ${quoted('Host')} is not a host and optional port` };
-  const codings = req.headers['transfer-encoding'];
-  if (codings !== undefined && codings.split(',').at(-1)!.trim().toLowerCase() !== 'chunked')
-    return { header: 'Transfer-Encoding', message: `header ${quoted('Transfer-Encoding')} must end with chunked` };
-  return undefined;
 }
 
 /**

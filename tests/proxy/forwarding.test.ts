@@ -254,23 +254,30 @@ describe('what cannot be forwarded', () => {
   test.each([
     ['no Host', 'GET /api/v1/Diagnostics/Ping HTTP/1.1\r\nConnection: close\r\n\r\n', "header 'Host' is required"],
     ['two Host lines', 'GET /api/v1/Diagnostics/Ping HTTP/1.1\r\nHost: p\r\nHost: q\r\n\r\n', "header 'Host' is given more than once"],
-    ['a Host that is no host', 'GET /api/v1/Diagnostics/Ping HTTP/1.1\r\nHost: a b\r\n\r\n', "header 'Host' is not a host and optional port"],
+    [
+      'a Host that is no host',
+      'GET /api/v1/Diagnostics/Ping HTTP/1.1\r\nHost: a b\r\n\r\n',
+      "header 'Host' is not a host and optional port",
+    ],
     [
       'Transfer-Encoding: gzip',
       'GET /api/v1/Diagnostics/Ping HTTP/1.1\r\nHost: p\r\nTransfer-Encoding: gzip\r\n\r\n',
       "header 'Transfer-Encoding' must end with chunked",
     ],
-  ])('%s (RFC 9112: MUST 400) → the mock’s 400 VALIDATION_ERROR, answered by the proxy, never forwarded', async (_name, request, message) => {
-    let reached = false;
-    answer = (_req, res) => {
-      reached = true;
-      res.end();
-    };
-    const text = await raw(request);
+  ])(
+    '%s (RFC 9112: MUST 400) → the mock’s 400 VALIDATION_ERROR, answered by the proxy, never forwarded',
+    async (_name, request, message) => {
+      let reached = false;
+      answer = (_req, res) => {
+        reached = true;
+        res.end();
+      };
+      const text = await raw(request);
 
-    expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
-    expect(text).toMatch(/\r\nX-Proxy-Answered-By: proxy;cause="unforwardable"\r\n/);
-    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({ Code: 'VALIDATION_ERROR', Message: message });
-    expect(reached).toBe(false);
-  });
+      expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(text).toMatch(/\r\nX-Proxy-Answered-By: proxy;cause="unforwardable"\r\n/);
+      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({ Code: 'VALIDATION_ERROR', Message: message });
+      expect(reached).toBe(false);
+    },
+  );
 });
