@@ -26,6 +26,15 @@ export function describeStatus(exchange: Exchange): string {
 }
 
 /**
+ * True when the answer is in the HTTP layer's own format (a gateway's page, a
+ * bare status line from the server before any route), not the application's
+ * JSON: what the document says of bodies and headers binds the application.
+ */
+export function fromHttpLayer(exchange: Exchange): boolean {
+  return !/\bjson\b/i.test(exchange.headers.get('content-type') ?? '') && exchange.json === undefined;
+}
+
+/**
  * Fails unless the judge finds the answer right for the request, or for the
  * request it stands for (`as`: the canonical path a normalising server took a
  * near miss for, or the plain request a deployment that ignores a mock control answered).

@@ -23,7 +23,7 @@ import type { ApiRequest, Exchange, KeyRole } from '../http';
 import { judgeResponse } from '../judge';
 import type { SpecContract, SpecOperation } from '../spec-contract';
 import { checkOperation, examplePath } from './document';
-import { describeStatus, plainAnswer } from './expect';
+import { describeStatus, fromHttpLayer, plainAnswer } from './expect';
 
 /** A head larger than servers take by default (Node 16 KiB, Kestrel 32 KiB, nginx 8 KiB a line); Go takes 1 MiB. */
 const OVERSIZED_HEAD = 64 * 1024;
@@ -59,10 +59,6 @@ export const FRAMING_FAULTS: readonly FramingFault[] = [
     mayClose: true,
   },
 ];
-
-function isJson(exchange: Exchange): boolean {
-  return /\bjson\b/i.test(exchange.headers.get('content-type') ?? '') || exchange.json !== undefined;
-}
 
 /**
  * A JSON answer is the application's: the judge's rules for an answer whose
@@ -129,7 +125,7 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
           'check.framing',
         );
         // An HTTP layer's own answer (a gateway's page, a bare status line): the document binds what the application answers.
-        if (isJson(exchange)) expectApplicationAnswer(context, exchange, operation, statuses, fault.rule);
+        if (!fromHttpLayer(exchange)) expectApplicationAnswer(context, exchange, operation, statuses, fault.rule);
       },
       ['check.framing'],
     );

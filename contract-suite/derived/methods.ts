@@ -14,7 +14,9 @@
 // CONNECT's request-target is an authority (`host:port`, RFC 9110 §9.3.6), so
 // a CONNECT to a path may also be refused as malformed (RFC 9112 §3.2: 400,
 // or the connection closed) before any route is looked at; the document
-// leaves that open, and the check accepts it.
+// leaves that open, and the check accepts it. CONNECT and TRACE are also what
+// front servers refuse themselves (nginx's own 405 page, without `Allow`): an
+// answer in the HTTP layer's own format is held to the status alone.
 import type { CheckContext, Define, OperationName } from '../context';
 import type { ApiRequest, Exchange, KeyRole } from '../http';
 import type { SpecContract, SpecOperation } from '../spec-contract';
@@ -35,6 +37,7 @@ import {
   expectConforming,
   expectErrorAnswer,
   expectRejected,
+  fromHttpLayer,
   headerItems,
   plainAnswer,
 } from './expect';
@@ -62,6 +65,21 @@ function expectNotAllowed(context: CheckContext, exchange: Exchange, answer: Err
   );
 }
 
+/**
+ * CONNECT and TRACE are what front servers refuse themselves, before any
+ * application (nginx answers both with its own 405 page, without `Allow`; IIS
+ * and Apache can be set to): such an answer in the HTTP layer's own format is
+ * held to the status alone, as the framing checks hold a gateway's answers.
+ */
+function expectRefusedByFront(context: CheckContext, exchange: Exchange, statuses: readonly number[], answer: string): void {
+  context.expect(
+    statuses.includes(exchange.status),
+    exchange,
+    `expected ${answer} (or, from a front server's own page, ${statuses.join(' or ')}), got ${describeStatus(exchange)}`,
+    'response.status',
+  );
+}
+
 function operationChecks(check: Define, contract: SpecContract, operation: SpecOperation): void {
   const notAllowed = operationError(contract, operation, 405);
   if (!notAllowed) return; // The document gives this operation no 405: nothing to hold another method to.
@@ -84,6 +102,7 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
           // RFC 9112 §3.2.3: a CONNECT's target is host:port; closing is a refusal (bytes that are no HTTP answer are not).
           if (exchange.status === 0 && exchange.bytes.length === 0) return;
           context.expect(exchange.status !== 0, exchange, `expected ${answer}, got ${describeStatus(exchange)}`, 'response.status');
+          if (fromHttpLayer(exchange)) return expectRefusedByFront(context, exchange, [notAllowed.status, 400], answer);
           if (exchange.status !== 400) return expectNotAllowed(context, exchange, notAllowed, declared);
           // Refused as malformed before any route: still the document's 400, an ErrorDto with the declared headers.
           const problems = context.contract.check(exchange);
@@ -106,6 +125,7 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
         // HEAD on the raw socket, so content sent after its answer is seen, not dropped by fetch.
         const exchange = await context.send({ method, path, key, raw: method === 'HEAD' ? true : undefined });
 
+        if (method === 'TRACE' && fromHttpLayer(exchange)) return expectRefusedByFront(context, exchange, [notAllowed.status], answer);
         expectNotAllowed(context, exchange, notAllowed, declared);
         if (method === 'HEAD')
           context.expect(

@@ -362,6 +362,27 @@ describe('framing checks against the HTTP layer alone (derived/framing.ts)', () 
     }
   }, 60_000);
 
+  test('CONNECT and TRACE: a front server’s own 405 page passes (nginx sends one without Allow); its 200 fails', async () => {
+    const methods: ContractCheck[] = [];
+    DERIVED_KINDS.methods((operation, name, run, rules) => methods.push({ operation, name, run, rules }), new SpecContract());
+    const refusedByFront = methods.filter((check) => check.operation === 'ping' && /^(CONNECT|TRACE) /.test(check.name));
+    const page = await rawServer(
+      () => 'HTTP/1.1 405 Not Allowed\r\nContent-Type: text/html\r\nContent-Length: 12\r\nConnection: close\r\n\r\n<h1>405</h1>',
+    );
+    const taken = await rawServer(() => 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok');
+    try {
+      const run = async (baseUrl: string) => {
+        const context = new CheckContext({ baseUrl, apiKey: API_KEY });
+        return Promise.all(refusedByFront.map(async (check) => (await runCheck(check, context)).outcome));
+      };
+      expect(await run(page.baseUrl)).toEqual(['pass', 'pass']);
+      expect(await run(taken.baseUrl)).toEqual(['fail', 'fail']);
+    } finally {
+      await page.close();
+      await taken.close();
+    }
+  }, 60_000);
+
   test('a bare 400 (a gateway or a parser before the app) passes; a JSON 400 that is no ErrorDto fails', async () => {
     const bare = await rawServer(() => 'HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
     const broken = await rawServer(() => json('400 Bad Request', '{"error":"bad request"}'));
