@@ -35,6 +35,22 @@ export function fromHttpLayer(exchange: Exchange): boolean {
 }
 
 /**
+ * A request a front server refuses itself, before any application (nginx
+ * answers CONNECT and TRACE with its own 405 page, without `Allow`, and a
+ * request-target that is not percent-encoded UTF-8 with its own 400): an
+ * answer in the HTTP layer's own format is held to the status alone, as the
+ * framing checks hold a gateway's answers.
+ */
+export function expectRefusedByFront(context: CheckContext, exchange: Exchange, statuses: readonly number[], answer: string): void {
+  context.expect(
+    statuses.includes(exchange.status),
+    exchange,
+    `expected ${answer} (or, from a front server's own page, ${statuses.join(' or ')}), got ${describeStatus(exchange)}`,
+    'response.status',
+  );
+}
+
+/**
  * Fails unless the judge finds the answer right for the request, or for the
  * request it stands for (`as`: the canonical path a normalising server took a
  * near miss for, or the plain request a deployment that ignores a mock control answered).

@@ -16,7 +16,7 @@
 // or the connection closed) before any route is looked at; the document
 // leaves that open, and the check accepts it. CONNECT and TRACE are also what
 // front servers refuse themselves (nginx's own 405 page, without `Allow`): an
-// answer in the HTTP layer's own format is held to the status alone.
+// answer in the HTTP layer's own format is held to the status alone (expect.ts, expectRefusedByFront).
 import type { CheckContext, Define, OperationName } from '../context';
 import type { ApiRequest, Exchange, KeyRole } from '../http';
 import type { SpecContract, SpecOperation } from '../spec-contract';
@@ -37,6 +37,7 @@ import {
   expectConforming,
   expectErrorAnswer,
   expectRejected,
+  expectRefusedByFront,
   fromHttpLayer,
   headerItems,
   plainAnswer,
@@ -62,21 +63,6 @@ function expectNotAllowed(context: CheckContext, exchange: Exchange, answer: Err
     allow.length === declared.length && declared.every((method) => allow.includes(method)),
     exchange,
     `expected Allow: ${declared.join(', ')}, got ${exchange.headers.get('allow') ?? '(none)'}`,
-  );
-}
-
-/**
- * CONNECT and TRACE are what front servers refuse themselves, before any
- * application (nginx answers both with its own 405 page, without `Allow`; IIS
- * and Apache can be set to): such an answer in the HTTP layer's own format is
- * held to the status alone, as the framing checks hold a gateway's answers.
- */
-function expectRefusedByFront(context: CheckContext, exchange: Exchange, statuses: readonly number[], answer: string): void {
-  context.expect(
-    statuses.includes(exchange.status),
-    exchange,
-    `expected ${answer} (or, from a front server's own page, ${statuses.join(' or ')}), got ${describeStatus(exchange)}`,
-    'response.status',
   );
 }
 

@@ -20,7 +20,7 @@ import type { ApiRequest, Exchange, KeyRole } from '../http';
 import type { ListQuery } from '../semantics';
 import type { SpecContract, SpecOperation, SpecParameter } from '../spec-contract';
 import { checkOperation, examplePath, exampleValue, operationError, schemaAccepts, type ErrorAnswer } from './document';
-import { expectAccepted, expectConforming, expectRejected, plainAnswer } from './expect';
+import { expectAccepted, expectConforming, expectRefusedByFront, expectRejected, fromHttpLayer, plainAnswer } from './expect';
 
 type Json = Record<string, unknown>;
 
@@ -416,6 +416,8 @@ export function parameterChecks(check: Define, contract: SpecContract): void {
               const exchange = await context.send(requestWith(contract, operation, parameter, value));
 
               if (c.mayBeIgnored) await expectIgnoredOrRejected(context, exchange, rejection, parameter);
+              else if (value.undecodable && fromHttpLayer(exchange))
+                expectRefusedByFront(context, exchange, [rejection.status], `${rejection.status} naming ${parameter.name}`);
               else expectRejected(context, exchange, rejection, parameter.name);
             }
           },

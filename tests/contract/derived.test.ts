@@ -383,6 +383,27 @@ describe('framing checks against the HTTP layer alone (derived/framing.ts)', () 
     }
   }, 60_000);
 
+  test('a request-target that is not percent-encoded UTF-8: a front server’s own 400 page passes; a 200 fails', async () => {
+    const parameters: ContractCheck[] = [];
+    DERIVED_KINDS.parameters((operation, name, run, rules) => parameters.push({ operation, name, run, rules }), new SpecContract());
+    const undecodable = parameters.filter((check) => check.operation === 'getClientDetail' && /cut UTF-8/.test(check.name));
+    const page = await rawServer(
+      () => 'HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\nContent-Length: 12\r\nConnection: close\r\n\r\n<h1>400</h1>',
+    );
+    const taken = await rawServer(() => json('200 OK', '{}'));
+    try {
+      const run = async (baseUrl: string) => {
+        const context = new CheckContext({ baseUrl, apiKey: API_KEY });
+        return Promise.all(undecodable.map(async (check) => (await runCheck(check, context)).outcome));
+      };
+      expect(await run(page.baseUrl)).toEqual(['pass']);
+      expect(await run(taken.baseUrl)).toEqual(['fail']);
+    } finally {
+      await page.close();
+      await taken.close();
+    }
+  }, 60_000);
+
   test('a bare 400 (a gateway or a parser before the app) passes; a JSON 400 that is no ErrorDto fails', async () => {
     const bare = await rawServer(() => 'HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
     const broken = await rawServer(() => json('400 Bad Request', '{"error":"bad request"}'));
