@@ -105,8 +105,10 @@ export class ResponseCache {
   }
 
   private keyOf(req: IncomingMessage, context: RequestContext): string | undefined {
-    // A scenario other than normal (server/control) shapes the answer as Prefer does: one scenario's answer is never another's.
-    if (req.method !== 'GET' || req.headers.prefer !== undefined || context.scenario !== undefined) return undefined;
+    // A scenario other than normal (server/control) shapes the answer as Prefer does: one scenario's answer is never another's;
+    // a bad X-Mock-Session or X-Mock-Scenario is a 400 the full pipeline gives, never the plain request's cached answer.
+    if (req.method !== 'GET' || req.headers.prefer !== undefined || context.scenario !== undefined || context.scenarioProblem !== undefined)
+      return undefined;
     context.keyCheck ??= this.gate.check(req);
     return `${context.keyCheck}\u0000${req.headers.origin ?? ''}\u0000${req.url ?? ''}`;
   }
