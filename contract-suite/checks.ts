@@ -11,6 +11,7 @@
 // discovered from the lists of the deployment under test.
 import { CheckContext, CheckSkipped, ContractViolation, type CheckContextOptions, type ContractCheck, type Define } from './context';
 import { coverageChecks } from './checks/coverage';
+import { controlChecks } from './checks/control';
 import { crossCuttingChecks } from './checks/cross-cutting';
 import { derivedChecks } from './derived';
 import { detailChecks } from './checks/detail';
@@ -39,6 +40,13 @@ export const CHECK_GROUPS: readonly CheckGroup[] = [
   crossCuttingChecks,
   coverageChecks,
 ];
+
+/** The groups with the control API's checks (--control) added before coverage, which reads what the others reached. */
+export function withControlChecks(groups: readonly CheckGroup[] = CHECK_GROUPS): CheckGroup[] {
+  const coverage = groups.indexOf(coverageChecks);
+  const at = coverage < 0 ? groups.length : coverage;
+  return [...groups.slice(0, at), controlChecks, ...groups.slice(at)];
+}
 
 /** Every check, in run order, for the contract in use; `groups` adds others (the derived checks) before coverage. */
 export function contractChecks(contract: SpecContract = specContract(), groups: readonly CheckGroup[] = CHECK_GROUPS): ContractCheck[] {

@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { coverageToHtml, coverageToJson, coverageToJunit } from '../contract/coverage-report';
 import { junitXml, type JunitCase, type JunitSuite } from '../contract/junit-xml';
 import { readSpec } from '../contract/spec';
-import { CheckContext, contractChecks, runCheck, type CheckGroup, type ContractCheck, type Outcome } from './checks';
+import { CheckContext, contractChecks, runCheck, withControlChecks, type CheckGroup, type ContractCheck, type Outcome } from './checks';
 import { CoverageRecorder, describeCoverage, type CoverageReport } from './coverage';
 import { operationPathname, toCurl, type Exchange } from './http';
 import type { Violation } from './judge';
@@ -40,6 +40,9 @@ export const USAGE = `Usage: client-records-mock contract [--base-url URL] [opti
   --seed N              fast-check seed; the same seed replays a run (default ${DEFAULT_SEED})
   --origin ORIGIN       the Origin the CORS checks send (default ${DEFAULT_ORIGIN}); a deployment
                         that accepts only listed origins needs one of them, else the CORS checks skip
+  --control             also check the mock's control API (control.openapi.yaml): every scenario of its table
+                        does what that document says (down, unauthorised, slow, flaky, the examples), chosen per
+                        request, never for the whole server; a target without one skips these checks
   --max-rate N          at most N requests per second, for a remote deployment (default: no limit)
   --junit FILE          write a JUnit XML report: one case per check (failure, <skipped> with the reason, error)
   --coverage-out FILE   write the coverage report (client-records-coverage/1): FILE.json, .xml (JUnit) or .html;
@@ -66,6 +69,8 @@ interface Options {
   maxRate?: number;
   junit?: string;
   coverageOut: string[];
+  /** --control: the control API's checks too. */
+  control: boolean;
 }
 
 function positiveInteger(name: string, text: string | undefined, fallback: number, min: number): number {
@@ -90,6 +95,7 @@ function parseOptions(argv: readonly string[]): Options | 'help' {
         seed: { type: 'string' },
         origin: { type: 'string' },
         'max-rate': { type: 'string' },
+        control: { type: 'boolean' },
         junit: { type: 'string' },
         'coverage-out': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
@@ -114,6 +120,7 @@ function parseOptions(argv: readonly string[]): Options | 'help' {
     maxRate: values['max-rate'] === undefined ? undefined : positiveInteger('max-rate', values['max-rate'], 0, 1),
     junit: values.junit,
     coverageOut: values['coverage-out'] ?? [],
+    control: values.control ?? false,
   };
 }
 
@@ -282,6 +289,8 @@ export async function runSuite(
     contract?: SpecContract;
     /** Check groups to run (default: every group of checks.ts), e.g. with the derived checks added. */
     groups?: readonly CheckGroup[];
+    /** The control API's checks too (--control), before coverage. */
+    control?: boolean;
     /** What the coverage report names as its source (default: the base URL). */
     source?: string;
   },
@@ -298,7 +307,7 @@ export async function runSuite(
   };
   const context = new CheckContext(recorded, options.origin, { contract });
   const results: RunResult[] = [];
-  const checks: ContractCheck[] = contractChecks(contract, options.groups);
+  const checks: ContractCheck[] = contractChecks(contract, options.control ? withControlChecks(options.groups) : options.groups);
   const exercised = new Set<string>();
   for (const check of checks) {
     const result = await runCheck(check, context);
@@ -531,6 +540,7 @@ export async function runContractCli(
       log: out,
       contract,
       groups: extra.groups,
+      control: options.control,
     });
     const seconds = (performance.now() - started) / 1000;
 

@@ -23,8 +23,8 @@ import { listViolations, queryString, totalCount, type ListQuery, type PageBody 
 import { specContract, type SpecContract } from './spec-contract';
 import type { Target } from './target';
 
-/** What a check is about: an operation of openapi.yaml, or a rule that spans them. */
-export type OperationName = OperationId | 'routing' | 'cross-cutting' | 'coverage';
+/** What a check is about: an operation of openapi.yaml, a rule that spans them, or the mock's control API (--control). */
+export type OperationName = OperationId | 'routing' | 'cross-cutting' | 'coverage' | 'control';
 
 /** Each operation's path as openapi.yaml writes it, a trailing `/{param}` left off (`/api/v1/Client/Detail`). */
 export function operationPaths(contract: SpecContract = specContract()): Readonly<Record<OperationId, string>> {

@@ -223,6 +223,17 @@ describe('the server in its test modes', () => {
     expect(brokenChecks(await modeRun({ baseUrl: modes.url, apiKey: API_KEY }))).toEqual([]);
   });
 
+  // The scenarios themselves, as control.openapi.yaml states them: the suite's --control checks (each scenario chosen
+  // per request, as a team's tests choose it), judged against both documents.
+  test("the contract suite's --control checks pass: every scenario does what control.openapi.yaml says", async () => {
+    const run = await runSuite(
+      { baseUrl: modes.url, apiKey: API_KEY },
+      { runs: 0, seed: SEED, origin: MODE_ORIGIN, log: stopAtFirstFailure, groups: [], control: true },
+    );
+    expect(brokenChecks(run)).toEqual([]);
+    expect(run.results.filter((r) => r.operation === 'control')).toHaveLength(7);
+  });
+
   // A failing scenario makes its answers errors on purpose, so the suite's own checks fail; what it may not do is
   // answer outside the contract. The contract suite's per-answer rules (the proxy's driver, contract-suite/judge.ts)
   // judge every exchange: the one departure allowed is the one the error table documents, a simulated failure's

@@ -1,0 +1,522 @@
+// The mock's control API (control.openapi.yaml), checked when `--control` asks:
+// the scenarios a frontend team switches to test its error and empty states
+// (down, unauthorised, slow, flaky, and one per named example of openapi.yaml)
+// must do what that document says, or a team's tests of those states test
+// nothing. Only a deployment of our mock has these paths; a target without
+// them skips every check here with that reason, never fails.
+//
+// What is asked is derived where the documents say it: the scenario table the
+// target serves (GET /__control/scenarios: each row's kind, operations and
+// parameters), openapi.yaml's named examples (a scenario made of one answers
+// "as `Prefer: example=NAME` would": the suite sends both and compares), and
+// the table's kinds as control.openapi.yaml describes them. Each answer is
+// also judged against openapi.yaml as the request it stands for: an example
+// scenario's as the `Prefer: example` request, an `unauthorised` answer as the
+// answer to a key that is not accepted.
+//
+// Every scenario is chosen per request (`X-Mock-Scenario`, in a session of the
+// suite's own when a sequence matters), never for the server: a mock shared
+// by a team is not switched under its other users.
+import { isDeepStrictEqual } from 'node:util';
+import type { components } from '../../generated/control';
+import type { ErrorDto } from '../../contract/wire-types';
+import { UNKNOWN_ID, judgedInput, type CheckContext, type Define } from '../context';
+import type { ApiRequest, Exchange, KeyRole } from '../http';
+import { ExchangeMemory, judgeRequest, judgeResponse } from '../judge';
+import type { SpecOperation } from '../spec-contract';
+
+type ScenarioTable = components['schemas']['ScenarioTable'];
+type ScenarioDefinition = components['schemas']['ScenarioDefinition'];
+
+/** control.openapi.yaml, "The reserved prefix": every path of that document begins with it. */
+const CONTROL_PREFIX = '/__control';
+/** The control document's own header names (its Sessions and Scenarios sections). */
+const SESSION_HEADER = 'X-Mock-Session';
+const SCENARIO_HEADER = 'X-Mock-Scenario';
+
+/** `slow`'s delays asked for: short, so the check costs a second, and wide enough to show their spread. */
+const SLOW = { min: 120, max: 480 } as const;
+/** Samples of `slow`: the chance that a correct mock draws every one below the middle of the range is 2^-16. */
+const SLOW_SAMPLES = 16;
+/** `flaky`'s rate and seed asked for, and the requests of one sequence. */
+const FLAKY = { rate: 0.25, seed: 7, requests: 48 } as const;
+/**
+ * Failures allowed in FLAKY.requests draws at FLAKY.rate: outside, a correct mock would land with a chance below
+ * 10^-5 (a binomial, mean 12); a rate read as 1 - rate (mean 36) or as never or always lands outside.
+ */
+const FLAKY_BOUNDS = { min: 1, max: 26 } as const;
+/** Requests asked at rate=0 and rate=1, where none and all must fail. */
+const FLAKY_EDGE_REQUESTS = 6;
+
+/** The table as the target serves it, or why it serves none; fetched once per run. */
+const tables = new WeakMap<CheckContext, Promise<ScenarioTable | { none: string }>>();
+
+function scenarioTable(context: CheckContext): Promise<ScenarioTable | { none: string }> {
+  let table = tables.get(context);
+  if (!table) {
+    table = context.send({ method: 'GET', path: `${CONTROL_PREFIX}/scenarios`, key: 'none' }).then((exchange) => {
+      const body = exchange.json as Partial<ScenarioTable> | undefined;
+      if (exchange.status !== 200 || !Array.isArray(body?.scenarios))
+        return {
+          none:
+            `the target has no control API (GET ${CONTROL_PREFIX}/scenarios answered ${exchange.status}` +
+            `${exchange.status === 200 ? ' without a scenario table' : ''}): control.openapi.yaml is our mock's, ` +
+            'a deployment of the API has none (or runs with --control off)',
+        };
+      return body as ScenarioTable;
+    });
+    tables.set(context, table);
+  }
+  return table;
+}
+
+/** The served table, or a skip with why there is none. */
+async function servedTable(context: CheckContext): Promise<ScenarioTable> {
+  const table = await scenarioTable(context);
+  return 'none' in table ? context.skip(table.none) : table;
+}
+
+/** The table's row of a kind, or a skip (the table check fails a table without it). */
+async function rowOfKind(context: CheckContext, kind: ScenarioDefinition['kind']): Promise<ScenarioDefinition> {
+  const row = (await servedTable(context)).scenarios.find((scenario) => scenario.kind === kind);
+  return row ?? context.skip(`the scenario table has no ${kind} scenario (the table's own check says so)`);
+}
+
+/** The Client operations (openapi.yaml: those that need a key; the diagnostics are public and never changed). */
+const clientOperations = (context: CheckContext) => context.contract.operations.filter((operation) => !operation.isPublic);
+const diagnostics = (context: CheckContext) => context.contract.operations.filter((operation) => operation.isPublic);
+
+/** The named examples of an operation's 2xx answers, by name, with their status (as the table derives its rows). */
+function successExamples(context: CheckContext, operation: SpecOperation): Map<string, number> {
+  const names = new Map<string, number>();
+  for (const status of operation.statuses) {
+    if (!/^2\d\d$/.test(status)) continue;
+    const content = context.contract.response(operation, Number(status))?.node.content as
+      Record<string, { examples?: Record<string, unknown> }> | undefined;
+    for (const name of Object.keys(content?.['application/json']?.examples ?? {})) if (!names.has(name)) names.set(name, Number(status));
+  }
+  return names;
+}
+
+/** The operation's plain GET: a listed client's id in a template (or an unknown one: an example answers whatever id). */
+async function plainRequest(context: CheckContext, operation: SpecOperation, key: KeyRole = 'valid'): Promise<ApiRequest> {
+  const { clients } = await context.sample();
+  const path = operation.template.replace(/\{\w+\}/g, () => clients[0]?.IdClient ?? UNKNOWN_ID);
+  return { method: 'GET', path, key: operation.isPublic ? 'none' : key };
+}
+
+const withHeaders = (request: ApiRequest, headers: Record<string, string>): ApiRequest => ({
+  ...request,
+  headers: { ...request.headers, ...headers },
+});
+const inScenario = (request: ApiRequest, scenario: string, session?: string) =>
+  withHeaders(request, { [SCENARIO_HEADER]: scenario, ...(session === undefined ? {} : { [SESSION_HEADER]: session }) });
+
+/**
+ * Sends `request` and holds its answer to openapi.yaml as the answer to `as`, the request the control document
+ * says it stands for; the judge's memory is the check's own, so an example's rows are never taken for the data.
+ */
+async function callAs(
+  context: CheckContext,
+  request: ApiRequest,
+  as: ApiRequest | ((exchange: Exchange) => ApiRequest),
+  memory: ExchangeMemory,
+): Promise<Exchange> {
+  const exchange = await context.send(request);
+  const standsFor = typeof as === 'function' ? as(exchange) : as;
+  const judged = judgeRequest(context.contract, judgedInput(context.target, standsFor, exchange.url), { applied: context.applied });
+  const violations = judgeResponse(context.contract, judged, exchange, memory, { applied: context.applied });
+  if (violations.length > 0) context.failWith(exchange, violations);
+  return exchange;
+}
+
+const codeOf = (exchange: Exchange) => (exchange.json as Partial<ErrorDto> | undefined)?.Code;
+
+/** A simulated failure stands for the request that asks for one (openapi.yaml's Prefer: code=500). */
+const failing = (request: ApiRequest) => withHeaders(request, { Prefer: 'code=500' });
+
+/** A request's judge: as itself, or a 500 as the request that asks for one (`normal` keeps the server's ERROR_RATE). */
+const asItself =
+  (request: ApiRequest) =>
+  (exchange: Exchange): ApiRequest =>
+    exchange.status === 500 ? failing(request) : request;
+
+/** Asks of the usual answer at most this often: ERROR_RATE's failures are drawn anew each time. */
+const USUAL_ATTEMPTS = 12;
+
+/**
+ * The request's answer outside any scenario, for a comparison: `normal` keeps LATENCY_MS and ERROR_RATE (the
+ * scenario table says so), so a simulated 500 is asked again; a server that fails every attempt skips the check.
+ */
+async function usualAnswer(context: CheckContext, request: ApiRequest, memory: ExchangeMemory): Promise<Exchange> {
+  for (let attempt = 1; ; attempt += 1) {
+    const answer = await callAs(context, inScenario(request, 'normal'), asItself(request), memory);
+    if (answer.status !== 500 || codeOf(answer) !== 'INTERNAL_ERROR') return answer;
+    if (attempt === USUAL_ATTEMPTS)
+      context.skip(
+        `${request.path} failed ${USUAL_ATTEMPTS} times in a row outside any scenario (the server's ERROR_RATE?): no usual answer to compare with`,
+      );
+  }
+}
+
+/** Two answers alike as a client reads them: status, body, and the paging headers. */
+function sameAnswer(a: Exchange, b: Exchange): boolean {
+  return (
+    a.status === b.status &&
+    isDeepStrictEqual(a.json, b.json) &&
+    ['X-Total-Count', 'Link'].every((name) => a.headers.get(name) === b.headers.get(name))
+  );
+}
+
+/** A session name of this run's own (control.openapi.yaml: sessions need not be created), forgotten again after. */
+function sessionName(purpose: string): string {
+  return `contract-suite-${purpose}-${process.pid}-${Date.now().toString(36)}`;
+}
+
+async function forget(context: CheckContext, session: string): Promise<void> {
+  await context.send({ method: 'DELETE', path: `${CONTROL_PREFIX}/sessions/${session}`, key: 'none' });
+}
+
+export function controlChecks(check: Define): void {
+  check(
+    'control',
+    `GET ${CONTROL_PREFIX}/scenarios (control.openapi.yaml) → normal, down, slow, flaky and unauthorised, and one scenario for every named example of a Client operation's 2xx answer, naming the operations that have it`,
+    async (context) => {
+      const table = await servedTable(context);
+      const exchange = await context.send({ method: 'GET', path: `${CONTROL_PREFIX}/scenarios`, key: 'none' });
+      for (const kind of ['normal', 'down', 'slow', 'flaky', 'unauthorised'] as const)
+        context.expect(
+          table.scenarios.some((row) => row.kind === kind),
+          exchange,
+          `the scenario table has no ${kind} scenario (control.openapi.yaml, Scenarios)`,
+          'control.table',
+        );
+      const wanted = new Map<string, Set<string>>();
+      for (const operation of clientOperations(context))
+        for (const name of successExamples(context, operation).keys()) {
+          if (!wanted.has(name)) wanted.set(name, new Set());
+          wanted.get(name)!.add(operation.operationId);
+        }
+      for (const [name, operations] of wanted) {
+        const row = table.scenarios.find((scenario) => scenario.name === name);
+        context.expect(
+          row?.kind === 'example',
+          exchange,
+          `openapi.yaml has a 2xx example named ${name}, but the table has no example scenario of that name`,
+          'control.table',
+        );
+        context.expect(
+          isDeepStrictEqual(new Set(row!.operations), operations),
+          exchange,
+          `scenario ${name} names the operations ${row!.operations.join(', ')}; openapi.yaml's examples of that name are on ${[...operations].join(', ')}`,
+          'control.table',
+        );
+      }
+    },
+    ['control.table'],
+  );
+
+  check(
+    'control',
+    `${SCENARIO_HEADER}: each example scenario → every Client operation with that example answers as Prefer: example=NAME does, the others as usual; Prefer still steers`,
+    async (context) => {
+      const table = await servedTable(context);
+      const examples = table.scenarios.filter((row) => row.kind === 'example');
+      if (examples.length === 0) context.skip('the scenario table has no example scenario (openapi.yaml names no 2xx example)');
+      const memory = new ExchangeMemory();
+      for (const row of examples)
+        for (const operation of clientOperations(context)) {
+          const plain = await plainRequest(context, operation);
+          const answer = await (successExamples(context, operation).has(row.name)
+            ? callAs(context, inScenario(plain, row.name), withHeaders(plain, { Prefer: `example=${row.name}` }), memory)
+            : callAs(context, inScenario(plain, row.name), asItself(plain), memory));
+          if (!successExamples(context, operation).has(row.name)) continue;
+          const preferred = await callAs(
+            context,
+            inScenario(withHeaders(plain, { Prefer: `example=${row.name}` }), 'normal'),
+            withHeaders(plain, { Prefer: `example=${row.name}` }),
+            memory,
+          );
+          context.expect(
+            sameAnswer(answer, preferred),
+            answer,
+            `in scenario ${row.name}, ${operation.operationId} should answer as Prefer: example=${row.name} does (${preferred.status}, the same body and paging headers); got ${answer.status}`,
+            'control.example',
+          );
+          // Prefer on the request still steers it (control.openapi.yaml: it is more specific than a scenario).
+          const steered = withHeaders(plain, { Prefer: 'code=500' });
+          const failed = await callAs(context, inScenario(steered, row.name), steered, memory);
+          context.expect(
+            failed.status === 500 && codeOf(failed) === 'INTERNAL_ERROR',
+            failed,
+            `in scenario ${row.name}, Prefer: code=500 should still steer the answer (500 INTERNAL_ERROR); got ${failed.status} ${String(codeOf(failed))}`,
+            'control.prefer',
+          );
+        }
+    },
+    ['control.example', 'control.prefer'],
+  );
+
+  check(
+    'control',
+    `${SCENARIO_HEADER}: down → every Client operation 500 INTERNAL_ERROR, the diagnostics unchanged, Prefer still steers, and the same request outside the scenario as usual`,
+    async (context) => {
+      const row = await rowOfKind(context, 'down');
+      const memory = new ExchangeMemory();
+      for (const operation of clientOperations(context)) {
+        const plain = await plainRequest(context, operation);
+        const usual = await usualAnswer(context, plain, memory);
+        const down = await callAs(context, inScenario(plain, row.name), failing(plain), memory);
+        context.expect(
+          down.status === 500 && codeOf(down) === 'INTERNAL_ERROR',
+          down,
+          `in scenario ${row.name}, ${operation.operationId} should answer 500 INTERNAL_ERROR; got ${down.status} ${String(codeOf(down))}`,
+          'control.down',
+        );
+        // One scenario's answer is never another's: the same request, outside it, is answered as before.
+        const after = await usualAnswer(context, plain, memory);
+        context.expect(
+          after.status === usual.status,
+          after,
+          `after scenario ${row.name}, the same request outside it answered ${after.status}; before, ${usual.status}`,
+          'control.down',
+        );
+        const example = [...successExamples(context, operation).keys()][0];
+        if (example !== undefined) {
+          const steered = withHeaders(plain, { Prefer: `example=${example}` });
+          const answer = await callAs(context, inScenario(steered, row.name), steered, memory);
+          context.expect(
+            answer.status >= 200 && answer.status < 300,
+            answer,
+            `in scenario ${row.name}, Prefer: example=${example} should still steer the answer (its example); got ${answer.status}`,
+            'control.prefer',
+          );
+        }
+        const asUsual = withHeaders(plain, { Prefer: 'code=200' });
+        const answer = await callAs(context, inScenario(asUsual, row.name), asUsual, memory);
+        context.expect(
+          answer.status === usual.status,
+          answer,
+          `in scenario ${row.name}, Prefer: code=200 should steer the answer back to the usual one (${usual.status}); got ${answer.status}`,
+          'control.prefer',
+        );
+      }
+      for (const operation of diagnostics(context)) {
+        const plain = await plainRequest(context, operation);
+        const usual = await callAs(context, inScenario(plain, 'normal'), plain, memory);
+        const answer = await callAs(context, inScenario(plain, row.name), plain, memory);
+        context.expect(
+          answer.status === usual.status,
+          answer,
+          `the diagnostics are never changed by a scenario: ${operation.operationId} answered ${answer.status} in ${row.name}, ${usual.status} outside it`,
+          'control.diagnostics',
+        );
+      }
+    },
+    ['control.down', 'control.prefer', 'control.diagnostics'],
+  );
+
+  check(
+    'control',
+    `${SCENARIO_HEADER}: unauthorised → every Client operation 401 UNAUTHORIZED for the accepted key (an unknown key's answer), without a key the missing key's; Prefer does not lift it; the diagnostics unchanged`,
+    async (context) => {
+      const row = await rowOfKind(context, 'unauthorised');
+      const memory = new ExchangeMemory();
+      for (const operation of clientOperations(context)) {
+        const plain = await plainRequest(context, operation);
+        const unknown = await callAs(context, inScenario({ ...plain, key: 'wrong' }, 'normal'), { ...plain, key: 'wrong' }, memory);
+        const missing = await callAs(context, inScenario({ ...plain, key: 'none' }, 'normal'), { ...plain, key: 'none' }, memory);
+        // The accepted key is rejected as a key that is not accepted would be: judged as that request.
+        const rejected = await callAs(context, inScenario(plain, row.name), { ...plain, key: 'wrong' }, memory);
+        context.expect(
+          rejected.status === 401 && codeOf(rejected) === 'UNAUTHORIZED',
+          rejected,
+          `in scenario ${row.name}, ${operation.operationId} with the accepted key should answer 401 UNAUTHORIZED; got ${rejected.status} ${String(codeOf(rejected))}`,
+          'control.unauthorised',
+        );
+        const messageOf = (exchange: Exchange) => String((exchange.json as Partial<ErrorDto> | undefined)?.Message);
+        context.expect(
+          messageOf(missing) === messageOf(unknown) || messageOf(rejected) !== messageOf(missing),
+          rejected,
+          `in scenario ${row.name}, a request that sent a key was told the key is missing (${JSON.stringify(messageOf(rejected))}, the Message of a request without one)`,
+          'control.unauthorised',
+        );
+        const noKey = await callAs(context, inScenario({ ...plain, key: 'none' }, row.name), { ...plain, key: 'none' }, memory);
+        context.expect(
+          noKey.status === 401 && messageOf(noKey) === messageOf(missing),
+          noKey,
+          `in scenario ${row.name}, a request without a key should get the missing key's 401 (${JSON.stringify(messageOf(missing))}); got ${noKey.status} ${JSON.stringify(messageOf(noKey))}`,
+          'control.unauthorised',
+        );
+        const example = [...successExamples(context, operation).keys()][0] ?? 'none';
+        for (const prefer of [`example=${example}`, 'code=200']) {
+          const steered = withHeaders(plain, { Prefer: prefer });
+          const answer = await callAs(context, inScenario(steered, row.name), { ...steered, key: 'wrong' }, memory);
+          context.expect(
+            answer.status === 401,
+            answer,
+            `in scenario ${row.name} the key is rejected before Prefer steers (control.openapi.yaml); Prefer: ${prefer} got ${answer.status}`,
+            'control.unauthorised',
+          );
+        }
+      }
+      for (const operation of diagnostics(context)) {
+        const plain = await plainRequest(context, operation);
+        const answer = await callAs(context, inScenario(plain, row.name), plain, memory);
+        context.expect(
+          answer.status !== 401,
+          answer,
+          `the diagnostics are never changed by a scenario: ${operation.operationId} answered 401 in ${row.name}`,
+          'control.diagnostics',
+        );
+      }
+    },
+    ['control.unauthorised', 'control.diagnostics'],
+  );
+
+  check(
+    'control',
+    `${SCENARIO_HEADER}: slow;min=${SLOW.min};max=${SLOW.max} → every Client answer at least min ms late, the delays spread up to max`,
+    async (context) => {
+      const row = await rowOfKind(context, 'slow');
+      const scenario = `${row.name};min=${SLOW.min};max=${SLOW.max}`;
+      const memory = new ExchangeMemory();
+      const operations = clientOperations(context);
+      const requests = await Promise.all(
+        Array.from({ length: SLOW_SAMPLES }, (_, i) => plainRequest(context, operations[i % operations.length]!)),
+      );
+      // Together: the check costs about one delay, and a slower machine only lengthens what is measured.
+      const answers = await Promise.all(requests.map((request) => callAs(context, inScenario(request, scenario), request, memory)));
+      for (const answer of answers)
+        context.expect(
+          answer.ms >= SLOW.min - 1,
+          answer,
+          `in scenario ${scenario} every Client answer comes at least ${SLOW.min} ms late; this one took ${answer.ms.toFixed(0)} ms`,
+          'control.slow',
+        );
+      const middle = (SLOW.min + SLOW.max) / 2;
+      context.expect(
+        answers.some((answer) => answer.ms > middle),
+        answers[0]!,
+        `in scenario ${scenario} the delays are drawn from ${SLOW.min} to ${SLOW.max} ms; all ${SLOW_SAMPLES} took at most ${middle} ms (${answers.map((a) => a.ms.toFixed(0)).join(', ')})`,
+        'control.slow',
+      );
+    },
+    ['control.slow'],
+  );
+
+  check(
+    'control',
+    `${SCENARIO_HEADER}: flaky;rate=${FLAKY.rate};seed=${FLAKY.seed} → Client requests fail with 500 INTERNAL_ERROR at that rate, the same ones again in a fresh session; rate=0 none, rate=1 all`,
+    async (context) => {
+      const row = await rowOfKind(context, 'flaky');
+      const memory = new ExchangeMemory();
+      const operations = clientOperations(context);
+      const requests = await Promise.all(
+        Array.from({ length: FLAKY.requests }, (_, i) => plainRequest(context, operations[i % operations.length]!)),
+      );
+      let last: Exchange | undefined;
+      const failedIn = async (scenario: string, session: string, count = requests.length): Promise<boolean[]> => {
+        const failed: boolean[] = [];
+        try {
+          // One after the other: the sequence is the order the requests arrive in.
+          for (const request of requests.slice(0, count)) {
+            const answer = await callAs(
+              context,
+              inScenario(request, scenario, session),
+              (exchange) => (exchange.status === 500 ? failing(request) : request),
+              memory,
+            );
+            last = answer;
+            const failure = answer.status === 500;
+            if (failure)
+              context.expect(
+                codeOf(answer) === 'INTERNAL_ERROR',
+                answer,
+                `in scenario ${scenario} a failure is 500 INTERNAL_ERROR; got Code ${String(codeOf(answer))}`,
+                'control.flaky',
+              );
+            failed.push(failure);
+          }
+        } finally {
+          await forget(context, session);
+        }
+        return failed;
+      };
+      const scenario = `${row.name};rate=${FLAKY.rate};seed=${FLAKY.seed}`;
+      const first = await failedIn(scenario, sessionName('flaky-a'));
+      const failures = first.filter(Boolean).length;
+      context.expect(
+        failures >= FLAKY_BOUNDS.min && failures <= FLAKY_BOUNDS.max,
+        last!,
+        `in scenario ${scenario}, ${failures} of ${first.length} Client requests failed: a rate of ${FLAKY.rate} fails ${FLAKY_BOUNDS.min} to ${FLAKY_BOUNDS.max} of them but for a chance below 10^-5`,
+        'control.flaky',
+      );
+      const again = await failedIn(scenario, sessionName('flaky-b'));
+      context.expect(
+        isDeepStrictEqual(first, again),
+        last!,
+        `in scenario ${scenario} the same requests in the same order should fail the same way (control.openapi.yaml: "so a failing run can be replayed"); ` +
+          `first ${first.map((f) => (f ? 'x' : '.')).join('')}, then ${again.map((f) => (f ? 'x' : '.')).join('')}`,
+        'control.flaky',
+      );
+      for (const rate of [0, 1]) {
+        const edge = await failedIn(`${row.name};rate=${rate};seed=${FLAKY.seed}`, sessionName(`flaky-${rate}`), FLAKY_EDGE_REQUESTS);
+        context.expect(
+          edge.every((failed) => failed === (rate === 1)),
+          last!,
+          `in scenario ${row.name};rate=${rate} ${rate === 1 ? 'every' : 'no'} Client request fails; the answers were ${edge.map((f) => (f ? 'x' : '.')).join('')}`,
+          'control.flaky',
+        );
+      }
+    },
+    ['control.flaky'],
+  );
+
+  check(
+    'control',
+    `a bad ${SESSION_HEADER} or ${SCENARIO_HEADER} → 400 VALIDATION_ERROR naming the header; a CORS preflight asking for both allows them`,
+    async (context) => {
+      await servedTable(context);
+      const plain = await plainRequest(context, clientOperations(context)[0]!);
+      const bad: [string, Record<string, string>][] = [
+        [SESSION_HEADER, { [SESSION_HEADER]: 'x'.repeat(129) }],
+        [SESSION_HEADER, { [SESSION_HEADER]: 'a session' }],
+        [SCENARIO_HEADER, { [SCENARIO_HEADER]: 'no-such-scenario' }],
+        [SCENARIO_HEADER, { [SCENARIO_HEADER]: 'slow;min=soon' }],
+      ];
+      for (const [header, headers] of bad) {
+        const answer = await context.send(withHeaders(plain, headers));
+        const body = answer.json as Partial<ErrorDto> | undefined;
+        context.expect(
+          answer.status === 400 && body?.Code === 'VALIDATION_ERROR' && String(body.Message).includes(header),
+          answer,
+          `a bad ${header} (${JSON.stringify(Object.values(headers)[0]!.slice(0, 40))}) should be 400 VALIDATION_ERROR naming ${header}; got ${answer.status} ${String(body?.Code)} ${JSON.stringify(body?.Message)}`,
+          'control.headers',
+        );
+      }
+      const preflight = await context.send({
+        method: 'OPTIONS',
+        path: plain.path,
+        key: 'none',
+        headers: {
+          Origin: context.origin,
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': `${SESSION_HEADER.toLowerCase()}, ${SCENARIO_HEADER.toLowerCase()}`,
+        },
+      });
+      const allowed = (preflight.headers.get('Access-Control-Allow-Headers') ?? '').split(',').map((name) => name.trim().toLowerCase());
+      if (preflight.headers.get('Access-Control-Allow-Origin') === null && !context.originGiven)
+        context.skip(
+          `no Access-Control-Allow-Origin for Origin ${context.origin}: a deployment that accepts only listed origins needs --origin`,
+        );
+      context.expect(
+        [SESSION_HEADER, SCENARIO_HEADER].every((name) => allowed.includes('*') || allowed.includes(name.toLowerCase())),
+        preflight,
+        `a page's requests may carry ${SESSION_HEADER} and ${SCENARIO_HEADER} (control.openapi.yaml: "Both headers are allowed by CORS"); Access-Control-Allow-Headers is ${JSON.stringify(preflight.headers.get('Access-Control-Allow-Headers'))}`,
+        'control.headers',
+      );
+    },
+    ['control.headers'],
+  );
+}
