@@ -131,6 +131,18 @@ async function callAs(
 }
 
 const codeOf = (exchange: Exchange) => (exchange.json as Partial<ErrorDto> | undefined)?.Code;
+const messageOf = (exchange: Exchange) => String((exchange.json as Partial<ErrorDto> | undefined)?.Message);
+
+/** control.openapi.yaml, Scenarios: "An answer a scenario makes fail says so" (and one of ERROR_RATE), so a log tells it from a real one. */
+const simulatedBy = (cause: string) => `(simulated: ${cause})`;
+function expectSimulated(context: CheckContext, exchange: Exchange, cause: string): void {
+  context.expect(
+    messageOf(exchange).endsWith(simulatedBy(cause)),
+    exchange,
+    `a failure made by ${cause} says so: its Message should end with ${JSON.stringify(simulatedBy(cause))}; it is ${JSON.stringify(messageOf(exchange))}`,
+    'control.simulated',
+  );
+}
 
 /** A simulated failure stands for the request that asks for one (openapi.yaml's Prefer: code=500). */
 const failing = (request: ApiRequest) => withHeaders(request, { Prefer: 'code=500' });
@@ -152,6 +164,7 @@ async function usualAnswer(context: CheckContext, request: ApiRequest, memory: E
   for (let attempt = 1; ; attempt += 1) {
     const answer = await callAs(context, inScenario(request, 'normal'), asItself(request), memory);
     if (answer.status !== 500 || codeOf(answer) !== 'INTERNAL_ERROR') return answer;
+    expectSimulated(context, answer, 'ERROR_RATE');
     if (attempt === USUAL_ATTEMPTS)
       context.skip(
         `${request.path} failed ${USUAL_ATTEMPTS} times in a row outside any scenario (the server's ERROR_RATE?): no usual answer to compare with`,
@@ -273,6 +286,7 @@ export function controlChecks(check: Define): void {
           `in scenario ${row.name}, ${operation.operationId} should answer 500 INTERNAL_ERROR; got ${down.status} ${String(codeOf(down))}`,
           'control.down',
         );
+        expectSimulated(context, down, `scenario ${row.name}`);
         // One scenario's answer is never another's: the same request, outside it, is answered as before.
         const after = await usualAnswer(context, plain, memory);
         context.expect(
@@ -313,7 +327,7 @@ export function controlChecks(check: Define): void {
         );
       }
     },
-    ['control.down', 'control.prefer', 'control.diagnostics'],
+    ['control.down', 'control.prefer', 'control.diagnostics', 'control.simulated'],
   );
 
   check(
@@ -334,7 +348,7 @@ export function controlChecks(check: Define): void {
           `in scenario ${row.name}, ${operation.operationId} with the accepted key should answer 401 UNAUTHORIZED; got ${rejected.status} ${String(codeOf(rejected))}`,
           'control.unauthorised',
         );
-        const messageOf = (exchange: Exchange) => String((exchange.json as Partial<ErrorDto> | undefined)?.Message);
+        expectSimulated(context, rejected, `scenario ${row.name}`);
         context.expect(
           messageOf(missing) === messageOf(unknown) || messageOf(rejected) !== messageOf(missing),
           rejected,
@@ -371,7 +385,7 @@ export function controlChecks(check: Define): void {
         );
       }
     },
-    ['control.unauthorised', 'control.diagnostics'],
+    ['control.unauthorised', 'control.diagnostics', 'control.simulated'],
   );
 
   check(
@@ -436,6 +450,7 @@ export function controlChecks(check: Define): void {
                 `in scenario ${scenario} a failure is 500 INTERNAL_ERROR; got Code ${String(codeOf(answer))}`,
                 'control.flaky',
               );
+            if (failure) expectSimulated(context, answer, `scenario ${row.name}`);
             failed.push(failure);
           }
         } finally {
@@ -470,7 +485,7 @@ export function controlChecks(check: Define): void {
         );
       }
     },
-    ['control.flaky'],
+    ['control.flaky', 'control.simulated'],
   );
 
   check(
