@@ -22,6 +22,7 @@ import type { components } from '../../generated/control';
 import type { ErrorDto } from '../../contract/wire-types';
 import { UNKNOWN_ID, judgedInput, type CheckContext, type Define } from '../context';
 import type { ApiRequest, Exchange, KeyRole } from '../http';
+import { TIMER_SLACK_MS } from './cross-cutting';
 import { ExchangeMemory, judgeRequest, judgeResponse } from '../judge';
 import type { SpecOperation } from '../spec-contract';
 
@@ -403,7 +404,7 @@ export function controlChecks(check: Define): void {
       const answers = await Promise.all(requests.map((request) => callAs(context, inScenario(request, scenario), request, memory)));
       for (const answer of answers)
         context.expect(
-          answer.ms >= SLOW.min - 1,
+          answer.ms >= SLOW.min - TIMER_SLACK_MS,
           answer,
           `in scenario ${scenario} every Client answer comes at least ${SLOW.min} ms late; this one took ${answer.ms.toFixed(0)} ms`,
           'control.slow',
