@@ -35,6 +35,9 @@ const CONTROL_PREFIX = '/__control';
 const SESSION_HEADER = 'X-Mock-Session';
 const SCENARIO_HEADER = 'X-Mock-Scenario';
 
+/** The operations an OpenAPI path item may hold (its other keys are parameters, summary and the like). */
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
 /** `slow`'s delays asked for: short, so the check costs a second, and wide enough to show their spread. */
 const SLOW = { min: 120, max: 480 } as const;
 /** Samples of `slow`: the chance that a correct mock draws every one below the middle of the range is 2^-16. */
@@ -487,6 +490,46 @@ export function controlChecks(check: Define): void {
       }
     },
     ['control.flaky', 'control.simulated'],
+  );
+
+  check(
+    'control',
+    `OPTIONS every path of the served control document as a CORS preflight for each of its methods → allowed (control.openapi.yaml: "A preflight for a control path allows" them)`,
+    async (context) => {
+      await servedTable(context);
+      const served = await context.send({ method: 'GET', path: `${CONTROL_PREFIX}/openapi.json`, key: 'none' });
+      const paths = (served.json as { paths?: Record<string, Record<string, unknown>> } | undefined)?.paths;
+      context.expect(
+        served.status === 200 && paths !== undefined,
+        served,
+        `the control API serves its document at ${CONTROL_PREFIX}/openapi.json (control.openapi.yaml, getControlDocumentJson); got ${served.status}`,
+        'control.cors',
+      );
+      for (const [template, item] of Object.entries(paths!)) {
+        // A path parameter gets a session name of this run's own: the preflight changes nothing.
+        const path = template.replace(/\{\w+\}/g, sessionName('cors'));
+        for (const method of Object.keys(item).filter((key) => HTTP_METHODS.has(key))) {
+          const preflight = await context.send({
+            method: 'OPTIONS',
+            path,
+            key: 'none',
+            headers: { Origin: context.origin, 'Access-Control-Request-Method': method.toUpperCase() },
+          });
+          if (preflight.headers.get('Access-Control-Allow-Origin') === null && !context.originGiven)
+            context.skip(
+              `no Access-Control-Allow-Origin for Origin ${context.origin}: a deployment that accepts only listed origins needs --origin`,
+            );
+          const allowed = (preflight.headers.get('Access-Control-Allow-Methods') ?? '').split(',').map((name) => name.trim().toUpperCase());
+          context.expect(
+            preflight.status >= 200 && preflight.status < 300 && (allowed.includes('*') || allowed.includes(method.toUpperCase())),
+            preflight,
+            `a preflight for ${method.toUpperCase()} ${template} should be allowed (a page may call the control paths); got ${preflight.status}, Access-Control-Allow-Methods ${JSON.stringify(preflight.headers.get('Access-Control-Allow-Methods'))}`,
+            'control.cors',
+          );
+        }
+      }
+    },
+    ['control.cors'],
   );
 
   check(

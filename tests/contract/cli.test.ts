@@ -141,16 +141,16 @@ describe('client-records-mock contract: exit 0, a passing run', () => {
 });
 
 describe('client-records-mock contract --control: the control API checked too', () => {
-  test('the bin against our mock (in-process, control API on) → the seven control checks pass, exit 0; our test server (no control API) skips them, exit 0', async () => {
+  test('the bin against our mock (in-process, control API on) → the eight control checks pass, exit 0; our test server (no control API) skips them, exit 0', async () => {
     const ours = await runCli(['contract', '--control', '--runs', '1'], [BIN]);
     expect(ours.status).toBe(0);
-    expect(ours.stdout.match(/^ {2}✓ .*(X-Mock-Scenario|X-Mock-Session|__control)/gm)).toHaveLength(7);
+    expect(ours.stdout.match(/^ {2}✓ .*(X-Mock-Scenario|X-Mock-Session|__control|control document)/gm)).toHaveLength(8);
 
     const none = await runCli(['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '1', '--control']);
     console.log(`exit 0 ← ${lastLine(none.stdout)}`);
     expect(none.status).toBe(0);
     expect(none.stdout).toContain('skipped: the target has no control API (GET /__control/scenarios answered 404)');
-    expect(lastLine(none.stdout)).toMatch(/; 7 skipped;/);
+    expect(lastLine(none.stdout)).toMatch(/; 8 skipped;/);
   }, 240_000);
 });
 

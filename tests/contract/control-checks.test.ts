@@ -4,7 +4,7 @@
 // fail a mock whose scenarios do nothing — our real mock behind a forwarder
 // that drops the scenario headers, the deployment a team would get if a
 // gateway stripped them (its bad headers then pass as 200 too, as the
-// response cache once answered them).
+// response cache once answered them) and allowed only GET to a preflight.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runSuite, type SuiteRun } from '../../contract-suite/cli';
@@ -19,7 +19,10 @@ function controlRun(baseUrl: string): Promise<SuiteRun> {
 
 const outcomes = (run: SuiteRun) => run.results.filter((r) => r.operation === 'control').map((r) => r.outcome);
 
-/** A forwarder to `upstream` that drops X-Mock-Scenario and X-Mock-Session: a front that strips headers it does not know. */
+/**
+ * A forwarder to `upstream` that drops X-Mock-Scenario and X-Mock-Session (a front that strips headers it does not
+ * know) and allows only GET to preflights.
+ */
 async function stripping(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
   const target = new URL(upstream);
   const server = http.createServer((req, res) => {
@@ -27,7 +30,11 @@ async function stripping(upstream: string): Promise<{ url: string; close(): Prom
     delete headers['x-mock-scenario'];
     delete headers['x-mock-session'];
     const forwarded = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      // Its own CORS allows GET alone, as a front configured for the API only would.
+      const headers = answer.headers['access-control-allow-methods']
+        ? { ...answer.headers, 'access-control-allow-methods': 'GET' }
+        : answer.headers;
+      res.writeHead(answer.statusCode ?? 502, headers);
       answer.pipe(res);
     });
     req.pipe(forwarded);
@@ -60,19 +67,19 @@ test('our mock passes every control check: with clients, with none, and with ERR
   for (const target of [mock, empty, failing]) {
     const run = await controlRun(target.url);
     expect(run.results.filter((r) => r.outcome !== 'pass').map((r) => `${r.name}: ${r.error ?? r.reason}`)).toEqual([]);
-    expect(outcomes(run)).toHaveLength(7);
+    expect(outcomes(run)).toHaveLength(8);
   }
 });
 
 test('a deployment without the control API: every control check skipped, naming why', async () => {
   const run = await controlRun(off.url);
-  expect(outcomes(run)).toEqual(Array(7).fill('skip'));
+  expect(outcomes(run)).toEqual(Array(8).fill('skip'));
   expect(run.results.find((r) => r.operation === 'control')?.reason).toMatch(
     /has no control API \(GET \/__control\/scenarios answered 404\)/,
   );
 });
 
-test('a front that drops the scenario headers fails the scenario checks, each naming what the scenario should have done', async () => {
+test('a front that drops the scenario headers and allows only GET fails every check but the table check, each naming what it expected', async () => {
   const front = await stripping(mock.url);
   try {
     const run = await controlRun(front.url);
@@ -86,7 +93,8 @@ test('a front that drops the scenario headers fails the scenario checks, each na
     expect(byName(/slow;/).error).toMatch(/at least 120 ms late/);
     expect(byName(/flaky;/).error).toMatch(/0 of 48 Client requests failed/);
     expect(byName(/a bad X-Mock-Session/).error).toMatch(/should be 400 VALIDATION_ERROR naming X-Mock-Session; got 200/);
-    expect(run.results.filter((r) => r.outcome === 'fail')).toHaveLength(6);
+    expect(byName(/OPTIONS every path/).error).toMatch(/a preflight for PUT \/__control\/scenario should be allowed/);
+    expect(run.results.filter((r) => r.outcome === 'fail')).toHaveLength(7);
   } finally {
     await front.close();
   }

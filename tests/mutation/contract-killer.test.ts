@@ -234,7 +234,7 @@ describe('the server in its test modes', () => {
       { runs: 0, seed: SEED, origin: MODE_ORIGIN, log: stopAtFirstFailure, groups: [], control: true },
     );
     expect(brokenChecks(run)).toEqual([]);
-    expect(run.results.filter((r) => r.operation === 'control')).toHaveLength(7);
+    expect(run.results.filter((r) => r.operation === 'control')).toHaveLength(8);
   });
 
   // A failing scenario makes its answers errors on purpose, so the suite's own checks fail; what it may not do is
