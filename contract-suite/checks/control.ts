@@ -425,7 +425,7 @@ export function controlChecks(check: Define): void {
 
   check(
     'control',
-    `${SCENARIO_HEADER}: flaky;rate=${FLAKY.rate};seed=${FLAKY.seed} → Client requests fail with 500 INTERNAL_ERROR at that rate, the same ones again in a fresh session; rate=0 none, rate=1 all`,
+    `${SCENARIO_HEADER}: flaky;rate=${FLAKY.rate};seed=${FLAKY.seed} → Client requests fail with 500 INTERNAL_ERROR at that rate, the same ones again in a fresh session, others with another seed; rate=0 none, rate=1 all (but where Prefer steers)`,
     async (context) => {
       const row = await rowOfKind(context, 'flaky');
       const memory = new ExchangeMemory();
@@ -479,6 +479,23 @@ export function controlChecks(check: Define): void {
           `first ${first.map((f) => (f ? 'x' : '.')).join('')}, then ${again.map((f) => (f ? 'x' : '.')).join('')}`,
         'control.flaky',
       );
+      // "seeded by `seed`": another seed draws another sequence (the same one would be a chance of 2^-48 or so).
+      const otherSeed = await failedIn(`${row.name};rate=${FLAKY.rate};seed=${FLAKY.seed + 1}`, sessionName('flaky-c'));
+      context.expect(
+        !isDeepStrictEqual(first, otherSeed),
+        last!,
+        `in scenario ${row.name} the failures are drawn from a sequence seeded by seed; seeds ${FLAKY.seed} and ${FLAKY.seed + 1} failed the same requests (${first.map((f) => (f ? 'x' : '.')).join('')})`,
+        'control.flaky',
+      );
+      // Prefer on the request still steers it: where every request fails, code=200 is answered as usual.
+      const steered = withHeaders(requests[0]!, { Prefer: 'code=200' });
+      const spared = await callAs(context, inScenario(steered, `${row.name};rate=1;seed=${FLAKY.seed}`), steered, memory);
+      context.expect(
+        spared.status !== 500,
+        spared,
+        `in scenario ${row.name};rate=1, Prefer: code=200 should still steer the answer to the usual one; got ${spared.status} ${String(codeOf(spared))}`,
+        'control.prefer',
+      );
       for (const rate of [0, 1]) {
         const edge = await failedIn(`${row.name};rate=${rate};seed=${FLAKY.seed}`, sessionName(`flaky-${rate}`), FLAKY_EDGE_REQUESTS);
         context.expect(
@@ -489,7 +506,7 @@ export function controlChecks(check: Define): void {
         );
       }
     },
-    ['control.flaky', 'control.simulated'],
+    ['control.flaky', 'control.prefer', 'control.simulated'],
   );
 
   check(
