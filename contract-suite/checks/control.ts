@@ -151,11 +151,14 @@ function expectSimulated(context: CheckContext, exchange: Exchange, cause: strin
 /** A simulated failure stands for the request that asks for one (openapi.yaml's Prefer: code=500). */
 const failing = (request: ApiRequest) => withHeaders(request, { Prefer: 'code=500' });
 
-/** A request's judge: as itself, or a 500 as the request that asks for one (`normal` keeps the server's ERROR_RATE). */
+/**
+ * A request's judge: as itself, or, for a failure marked as the server's ERROR_RATE's (which `normal` and the
+ * example scenarios keep), as the request that asks for one. Any other 500 is judged as the plain request's answer.
+ */
 const asItself =
   (request: ApiRequest) =>
   (exchange: Exchange): ApiRequest =>
-    exchange.status === 500 ? failing(request) : request;
+    exchange.status === 500 && messageOf(exchange).endsWith(simulatedBy('ERROR_RATE')) ? failing(request) : request;
 
 /** Asks of the usual answer at most this often: ERROR_RATE's failures are drawn anew each time. */
 const USUAL_ATTEMPTS = 12;
