@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import YAML from 'yaml';
 import { pointerSegment, SPEC_PATH, type OpenApiDocument } from '../contract/spec';
 import { SpecContract } from '../contract-suite/spec-contract';
-import { errorAnswer, quoted } from '../server/errors';
+import { BARE_HEADERS, errorAnswer, quoted } from '../server/errors';
 import type { components } from '../generated/proxy';
 import type { Journal, JournalQuery } from './journal';
 import type { ProxyReport } from './report';
@@ -41,14 +41,20 @@ export interface JournalSurface {
   key: string | undefined;
 }
 
+/**
+ * The headers of the mock's own error answers (server/errors.ts: no-store and the security headers
+ * openapi.yaml states), so a journal answer opened in a browser is as guarded as an API answer; without
+ * Connection, which Node manages on a kept-alive connection.
+ */
+function guardedHeaders(): Record<string, string> {
+  const headers = { ...BARE_HEADERS };
+  delete headers.Connection;
+  return headers;
+}
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(text)),
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-  });
+  res.writeHead(status, { ...guardedHeaders(), 'Content-Length': String(Buffer.byteLength(text)) });
   res.end(text);
 }
 
@@ -116,10 +122,13 @@ export function serveJournal(req: IncomingMessage, res: ServerResponse, surface:
     switch (operation.operationId) {
       case 'listViolations':
         return send(res, 200, surface.journal.query(query as unknown as JournalQuery));
-      case 'clearViolations':
+      case 'clearViolations': {
         surface.journal.clear();
-        res.writeHead(204, { 'Cache-Control': 'no-store' }).end();
+        const headers = guardedHeaders();
+        delete headers['Content-Type']; // a 204 has no content to type
+        res.writeHead(204, headers).end();
         return;
+      }
       case 'getReport':
         return send(res, 200, surface.report());
       default:

@@ -100,11 +100,18 @@ export function methodNotAllowed(method: string, note = ''): ApiError {
   return new ApiError('METHOD_NOT_ALLOWED', `${method.slice(0, 20)} is not allowed on this path; use GET${note}`, { Allow: 'GET' });
 }
 
+/**
+ * The Content-Security-Policy of every API answer, as openapi.yaml states it (the OWASP REST Security
+ * Cheat Sheet's for API answers): a body opened as a page loads and runs nothing, no page frames it.
+ * One value for the app (http-hygiene.ts) and the raw answers alike.
+ */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
 // What helmet and the no-store policy give every app response, for the few answers written before the app runs.
 export const BARE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Content-Type': 'application/json; charset=utf-8',
   'Cache-Control': 'no-store',
-  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy': API_CSP,
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',

@@ -145,8 +145,11 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   readCoverage: async ({ res, query }, control) => {
     const report = await control.coverage();
     if (query.format === 'junit') res.type('application/xml').send(coverageToJunit(report));
-    else if (query.format === 'html') res.type('text/html').send(coverageToHtml(report));
-    else res.json(report);
+    else if (query.format === 'html') {
+      // The page styles itself with one inline <style>, which the API's policy (default-src 'none') blocks.
+      res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+      res.type('text/html').send(coverageToHtml(report));
+    } else res.json(report);
   },
   resetCoverage: async ({ res }, control) => {
     await control.resetCoverage();

@@ -4,7 +4,7 @@
 // the page's selector (Swagger UI's `urls`) shows its document
 // (control.openapi.yaml) beside the API's. Every file the page asks
 // for is served from here (no CDN, no web font, no online validator badge), so
-// it loads under the strict CSP of http-hygiene.ts with no failed request.
+// it loads under its own strict CSP (DOCS_CSP, below) with no failed request.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type RequestHandler } from 'express';
@@ -29,6 +29,25 @@ const DOCS_HTML = `<!doctype html>
 </body>
 </html>
 `;
+
+/**
+ * The docs page's Content-Security-Policy, in place of the API's (`default-src 'none'`, errors.ts's API_CSP),
+ * which would block the page's own scripts and styles. Only the HTML page needs it: a policy governs
+ * what a document loads, and the scripts, styles and spec the page loads are not documents.
+ */
+const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  // Swagger UI sets inline style attributes.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 // Tighter spacing above the operations than Swagger UI's own (its info block and server bar take
 // half of a 1280x800 screen): with the folded introduction, all five operations are on the first screen.
@@ -191,6 +210,7 @@ export function docsRoutes(spec: SpecSource, publicUrl?: string, withControl = f
     res.redirect(302, '/docs');
   });
   get('/docs', (_req, res) => {
+    res.setHeader('Content-Security-Policy', DOCS_CSP);
     res.type('html').send(DOCS_HTML);
   });
   get('/docs/page.css', (_req, res) => {

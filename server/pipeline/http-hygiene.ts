@@ -1,30 +1,20 @@
-// Security headers, no-store caching and CORS. A mock is called from other
-// origins on purpose, so CORS is open by default and narrowed by CORS_ORIGINS.
+// Security headers, no-store caching and CORS, as openapi.yaml states them on
+// every response. A mock is called from other origins on purpose, so CORS is
+// open by default and narrowed by CORS_ORIGINS.
 import cors from 'cors';
 import helmet from 'helmet';
 import type { RequestHandler } from 'express';
+import { API_CSP } from '../errors';
 import type { ControlPort } from './request';
 
 function securityHeaders(): RequestHandler {
   return helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Swagger UI sets inline style attributes.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
+    // Written by responseHygiene instead: the one policy of the raw answers (errors.ts), which the docs
+    // page replaces with its own where it is served (docs.ts).
+    contentSecurityPolicy: false,
     // Browser frontends on other origins are this server's users.
     crossOriginResourcePolicy: { policy: 'cross-origin' },
+    // Stated by openapi.yaml too, for browsers that predate frame-ancestors.
     xFrameOptions: { action: 'deny' },
     // Served over plain HTTP on loopback: HSTS would only confuse.
     strictTransportSecurity: false,
@@ -81,6 +71,7 @@ export function responseHygiene(config: HygieneSettings, control?: ControlPort):
     security(req, res, (error?: unknown) => {
       if (error) return next(error);
       res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Content-Security-Policy', API_CSP);
       cors(req, res, next);
     });
   };

@@ -385,6 +385,8 @@ function handle(data: Data, req: http.IncomingMessage, res: http.ServerResponse,
   res.setHeader('x-request-id', typeof incoming === 'string' && ECHOED_ID.test(incoming) ? incoming : uuidV7());
   res.setHeader('cache-control', 'no-store');
   res.setHeader('x-content-type-options', 'nosniff');
+  res.setHeader('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+  res.setHeader('x-frame-options', 'DENY');
   const origin = req.headers.origin;
   // With an origin list, only listed origins get CORS headers (named, and Vary: Origin); others get none, as a browser's CORS check expects.
   const accepted = origin !== undefined && (origins === undefined || origins.includes(origin));

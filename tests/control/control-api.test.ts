@@ -202,6 +202,8 @@ describe('/__control/coverage', () => {
     expect(await junit.text()).toContain('<testsuites');
     expect(html.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await html.text()).toContain('Contract coverage: consumer side');
+    // Its inline <style> is allowed; nothing else is loaded, and no page frames it.
+    expect(html.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
   });
 });
 

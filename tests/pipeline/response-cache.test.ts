@@ -91,8 +91,10 @@ describe('hits are the bytes of the validated miss', () => {
       .split('\r\n')
       .slice(1)
       .map((line) => line.slice(0, line.indexOf(':')));
-    expect(names.slice(0, 2)).toEqual(['X-Request-Id', 'Content-Security-Policy']);
-    expect(names).toEqual(expect.arrayContaining(['X-Total-Count', 'Link', 'Content-Type', 'Content-Length', 'Cache-Control']));
+    expect(names.slice(0, 2)).toEqual(['X-Request-Id', 'Cross-Origin-Opener-Policy']);
+    expect(names).toEqual(
+      expect.arrayContaining(['X-Total-Count', 'Link', 'Content-Type', 'Content-Length', 'Cache-Control', 'Content-Security-Policy']),
+    );
   });
 
   test("GET a cached path with X-Request-Id → the hit echoes the caller's id", async () => {

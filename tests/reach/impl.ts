@@ -28,8 +28,11 @@
 //     with a 2xx status"; a preflight on a path that is not the document's is 404 NOT_FOUND ("on any path of
 //     this document" says nothing of other paths; variant `preflight-anywhere` answers them 204).
 // 10. Extra headers: ETag, Last-Modified, Vary, Server. The document declares the headers it requires and
-//     forbids none (RFC 9110 §5.1: unrecognised fields are ignored). Its required Cache-Control and
-//     X-Content-Type-Options in other spellings: `private, No-Store, max-age=0` on a 200, `NoSniff`.
+//     forbids none (RFC 9110 §5.1: unrecognised fields are ignored). Its required Cache-Control,
+//     X-Content-Type-Options, Content-Security-Policy and X-Frame-Options in other spellings: `private,
+//     No-Store, max-age=0` on a 200, `NoSniff`, `Frame-Ancestors 'NONE'; base-uri 'none'; DEFAULT-SRC 'none'`
+//     (CSP3: directive names and keywords in any case, any order, others beside), `deny`; the raw 400 sends
+//     its policy as two header lines (two policies, both enforced), `X-Frame-Options: Deny`.
 // 11. Generated X-Request-Id: a 26-character ULID, not a uuid. "the server sends an id it generated" (string,
 //     maxLength 128). Variant `request-id-long`: 128 characters.
 // 12. `Prefer` is ignored entirely. "A real deployment of this API ignores the header."
@@ -245,6 +248,7 @@ export class ThirdImpl {
         socket.end(
           `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nX-Request-Id: ${this.newRequestId()}\r\n` +
             'Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n' +
+            "Content-Security-Policy: frame-ancestors 'none'\r\nContent-Security-Policy: default-src 'none'\r\nX-Frame-Options: Deny\r\n" +
             `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
         );
       } else socket.destroy();
@@ -361,6 +365,8 @@ export class ThirdImpl {
       ...extra,
       'X-CONTENT-TYPE-OPTIONS': 'NoSniff',
       'CACHE-CONTROL': 'no-store',
+      'CONTENT-SECURITY-POLICY': "Frame-Ancestors 'NONE'; base-uri 'none'; DEFAULT-SRC 'none'",
+      'X-FRAME-OPTIONS': 'deny',
       SERVER: 'reach-third/1',
     };
     if (!(this.is('xrid.missing-on-errors') && status >= 400)) headers['X-REQUEST-ID'] = requestId;
