@@ -40,6 +40,10 @@ export const USAGE = `Usage: client-records-mock contract [--base-url URL] [opti
   --seed N              fast-check seed; the same seed replays a run (default ${DEFAULT_SEED})
   --origin ORIGIN       the Origin the CORS checks send (default ${DEFAULT_ORIGIN}); a deployment
                         that accepts only listed origins needs one of them, else the CORS checks skip
+  --strict-http         also send the RFC 9112 MUST-400s Node's own http server takes (two Host lines,
+                        a Host that is no host, Transfer-Encoding: gzip), so off by default: every
+                        correct Express backend would fail them. Turn it on for a deployment whose HTTP
+                        front refuses them (Go's net/http, nginx, Kestrel, our mock)
   --max-rate N          at most N requests per second, for a remote deployment (default: no limit)
   --junit FILE          write a JUnit XML report: one case per check (failure, <skipped> with the reason, error)
   --coverage-out FILE   write the coverage report (client-records-coverage/1): FILE.json, .xml (JUnit) or .html;
@@ -63,6 +67,8 @@ interface Options {
   seed: number;
   /** undefined: the default Origin, not named by the user. */
   origin?: string;
+  /** --strict-http: the framing checks Node's server would fail (derived/framing.ts). */
+  strictHttp: boolean;
   maxRate?: number;
   junit?: string;
   coverageOut: string[];
@@ -89,6 +95,7 @@ function parseOptions(argv: readonly string[]): Options | 'help' {
         runs: { type: 'string' },
         seed: { type: 'string' },
         origin: { type: 'string' },
+        'strict-http': { type: 'boolean' },
         'max-rate': { type: 'string' },
         junit: { type: 'string' },
         'coverage-out': { type: 'string', multiple: true },
@@ -111,6 +118,7 @@ function parseOptions(argv: readonly string[]): Options | 'help' {
     runs: positiveInteger('runs', values.runs, DEFAULT_RUNS, 1),
     seed: positiveInteger('seed', values.seed, DEFAULT_SEED, 0),
     origin: values.origin,
+    strictHttp: values['strict-http'] ?? false,
     maxRate: values['max-rate'] === undefined ? undefined : positiveInteger('max-rate', values['max-rate'], 0, 1),
     junit: values.junit,
     coverageOut: values['coverage-out'] ?? [],
@@ -278,6 +286,8 @@ export async function runSuite(
     runs: number;
     seed: number;
     origin?: string;
+    /** Also the RFC 9112 MUST-400s Node's server takes (--strict-http; derived/framing.ts). */
+    strictHttp?: boolean;
     log?: (line: string) => void;
     contract?: SpecContract;
     /** Check groups to run (default: every group of checks.ts), e.g. with the derived checks added. */
@@ -298,7 +308,7 @@ export async function runSuite(
   };
   const context = new CheckContext(recorded, options.origin, { contract });
   const results: RunResult[] = [];
-  const checks: ContractCheck[] = contractChecks(contract, options.groups);
+  const checks: ContractCheck[] = contractChecks(contract, options.groups, { strictHttp: options.strictHttp });
   const exercised = new Set<string>();
   for (const check of checks) {
     const result = await runCheck(check, context);
@@ -528,6 +538,7 @@ export async function runContractCli(
       runs: options.runs,
       seed: options.seed,
       origin: options.origin,
+      strictHttp: options.strictHttp,
       log: out,
       contract,
       groups: extra.groups,
