@@ -9,7 +9,15 @@
 // contractChecks() builds a fresh list from them. Importing a module registers
 // nothing. No check knows our seed: ids, staff, locations and search terms are
 // discovered from the lists of the deployment under test.
-import { CheckContext, CheckSkipped, ContractViolation, type CheckContextOptions, type ContractCheck, type Define } from './context';
+import {
+  CheckContext,
+  CheckSkipped,
+  ContractViolation,
+  type CheckContextOptions,
+  type ContractCheck,
+  type Define,
+  type DefineOptions,
+} from './context';
 import { coverageChecks } from './checks/coverage';
 import { controlChecks } from './checks/control';
 import { crossCuttingChecks } from './checks/cross-cutting';
@@ -24,10 +32,18 @@ import type { Violation } from './judge';
 import { specContract, type SpecContract } from './spec-contract';
 import type { Target } from './target';
 
-export { CheckContext, CheckSkipped, ContractViolation, type ContractCheck, type OperationName, type Sample } from './context';
+export {
+  CheckContext,
+  CheckSkipped,
+  ContractViolation,
+  type ContractCheck,
+  type DefineOptions,
+  type OperationName,
+  type Sample,
+} from './context';
 
-/** A group of checks: defines them, given the contract in use (the bundled openapi.yaml or --spec FILE). */
-export type CheckGroup = (check: Define, contract: SpecContract) => void;
+/** A group of checks: defines them, given the contract in use (the bundled openapi.yaml or --spec FILE) and the run's options. */
+export type CheckGroup = (check: Define, contract: SpecContract, options: DefineOptions) => void;
 
 /** The groups, in run order; coverage last, since it reads what the others reached. */
 export const CHECK_GROUPS: readonly CheckGroup[] = [
@@ -48,14 +64,18 @@ export function withControlChecks(groups: readonly CheckGroup[] = CHECK_GROUPS):
   return [...groups.slice(0, at), controlChecks, ...groups.slice(at)];
 }
 
-/** Every check, in run order, for the contract in use; `groups` adds others (the derived checks) before coverage. */
-export function contractChecks(contract: SpecContract = specContract(), groups: readonly CheckGroup[] = CHECK_GROUPS): ContractCheck[] {
+/** Every check, in run order, for the contract in use; `groups` adds others (the derived checks) before coverage; `options` adds the opt-in ones. */
+export function contractChecks(
+  contract: SpecContract = specContract(),
+  groups: readonly CheckGroup[] = CHECK_GROUPS,
+  options: DefineOptions = {},
+): ContractCheck[] {
   const checks: ContractCheck[] = [];
   const define: Define = (operation, name, run, rules) => {
     if (checks.some((existing) => existing.name === name)) throw new Error(`two contract checks are named ${name}`);
     checks.push({ operation, name, run, ...(rules ? { rules } : {}) });
   };
-  for (const group of groups) group(define, contract);
+  for (const group of groups) group(define, contract, options);
   return checks;
 }
 
@@ -115,11 +135,11 @@ export async function runCheck(check: ContractCheck, context: CheckContext): Pro
 export async function runChecks(
   target: Target,
   only: (check: ContractCheck) => boolean = () => true,
-  options: CheckContextOptions & { origin?: string; groups?: readonly CheckGroup[] } = {},
+  options: CheckContextOptions & DefineOptions & { origin?: string; groups?: readonly CheckGroup[] } = {},
 ): Promise<{ results: CheckResult[]; context: CheckContext }> {
   const context = new CheckContext(target, options.origin, options);
   const results: CheckResult[] = [];
-  for (const item of contractChecks(context.contract, options.groups)) {
+  for (const item of contractChecks(context.contract, options.groups, { strictHttp: options.strictHttp })) {
     if (!only(item)) continue;
     results.push(await runCheck(item, context));
   }

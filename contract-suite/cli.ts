@@ -40,6 +40,10 @@ export const USAGE = `Usage: client-records-mock contract [--base-url URL] [opti
   --seed N              fast-check seed; the same seed replays a run (default ${DEFAULT_SEED})
   --origin ORIGIN       the Origin the CORS checks send (default ${DEFAULT_ORIGIN}); a deployment
                         that accepts only listed origins needs one of them, else the CORS checks skip
+  --strict-http         also send the RFC 9112 MUST-400s Node's own http server takes (two Host lines,
+                        a Host that is no host, Transfer-Encoding: gzip), so off by default: every
+                        correct Express backend would fail them. Turn it on for a deployment whose HTTP
+                        front refuses them (Go's net/http, nginx, Kestrel, our mock)
   --control             also check the mock's control API (control.openapi.yaml): every scenario of its table
                         does what that document says (down, unauthorised, slow, flaky, the examples), chosen per
                         request, never for the whole server; a target without one skips these checks
@@ -66,6 +70,8 @@ interface Options {
   seed: number;
   /** undefined: the default Origin, not named by the user. */
   origin?: string;
+  /** --strict-http: the framing checks Node's server would fail (derived/framing.ts). */
+  strictHttp: boolean;
   maxRate?: number;
   junit?: string;
   coverageOut: string[];
@@ -94,6 +100,7 @@ function parseOptions(argv: readonly string[]): Options | 'help' {
         runs: { type: 'string' },
         seed: { type: 'string' },
         origin: { type: 'string' },
+        'strict-http': { type: 'boolean' },
         'max-rate': { type: 'string' },
         control: { type: 'boolean' },
         junit: { type: 'string' },
@@ -117,6 +124,7 @@ function parseOptions(argv: readonly string[]): Options | 'help' {
     runs: positiveInteger('runs', values.runs, DEFAULT_RUNS, 1),
     seed: positiveInteger('seed', values.seed, DEFAULT_SEED, 0),
     origin: values.origin,
+    strictHttp: values['strict-http'] ?? false,
     maxRate: values['max-rate'] === undefined ? undefined : positiveInteger('max-rate', values['max-rate'], 0, 1),
     junit: values.junit,
     coverageOut: values['coverage-out'] ?? [],
@@ -285,6 +293,8 @@ export async function runSuite(
     runs: number;
     seed: number;
     origin?: string;
+    /** Also the RFC 9112 MUST-400s Node's server takes (--strict-http; derived/framing.ts). */
+    strictHttp?: boolean;
     log?: (line: string) => void;
     contract?: SpecContract;
     /** Check groups to run (default: every group of checks.ts), e.g. with the derived checks added. */
@@ -307,7 +317,9 @@ export async function runSuite(
   };
   const context = new CheckContext(recorded, options.origin, { contract });
   const results: RunResult[] = [];
-  const checks: ContractCheck[] = contractChecks(contract, options.control ? withControlChecks(options.groups) : options.groups);
+  const checks: ContractCheck[] = contractChecks(contract, options.control ? withControlChecks(options.groups) : options.groups, {
+    strictHttp: options.strictHttp,
+  });
   const exercised = new Set<string>();
   for (const check of checks) {
     const result = await runCheck(check, context);
@@ -537,6 +549,7 @@ export async function runContractCli(
       runs: options.runs,
       seed: options.seed,
       origin: options.origin,
+      strictHttp: options.strictHttp,
       log: out,
       contract,
       groups: extra.groups,

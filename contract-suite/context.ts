@@ -355,6 +355,20 @@ export interface ContractCheck {
   run(context: CheckContext): Promise<void>;
 }
 
+/**
+ * What decides which checks are defined at all, before any runs (cli.ts's
+ * options): a check that would fail every correct deployment of a common
+ * stack is asked only when the user says the deployment's front refuses it.
+ */
+export interface DefineOptions {
+  /**
+   * --strict-http: the framing checks also send the RFC 9112 MUST-400s Node's
+   * own HTTP server takes (two Host lines, a Host that is no host,
+   * `Transfer-Encoding: gzip`; derived/framing.ts).
+   */
+  strictHttp?: boolean;
+}
+
 /** Adds one check to the list being built (see checks.ts: the groups are called explicitly, in order); `rules` names the check's own rules. */
 export type Define = (
   operation: OperationName,

@@ -60,10 +60,12 @@ export interface ApiRequest {
   raw?: boolean;
   /**
    * A request whose HTTP/1.1 framing breaks a rule of RFC 9112 (derived/framing.ts):
-   * written on the raw socket, its Host line left out when `omitHost` (the
-   * headers may carry one of their own). `rule` says which rule, for messages.
+   * written on the raw socket, with `hostLines` in place of the target's Host
+   * line when given (none, two, one that is no host; `{host}` stands for the
+   * target's host, so the request stays target-independent). `rule` says
+   * which rule, for messages.
    */
-  framing?: { rule: string; omitHost?: boolean };
+  framing?: { rule: string; hostLines?: readonly string[] };
 }
 
 export interface Exchange {
@@ -212,7 +214,7 @@ export async function send(target: Target, request: ApiRequest, timeoutMs = 15_0
           method: request.method,
           target: prefix + requestPath(target, request),
           headers: Object.entries(requestHeaders(target, request)),
-          omitHost: request.framing?.omitHost,
+          hostLines: request.framing?.hostLines,
         },
         timeoutMs,
       );
@@ -311,7 +313,7 @@ function toRawLine(target: Target, request: ApiRequest): string {
     headers: Object.entries(requestHeaders(target, request)).map(([name, value]) =>
       name === 'X-Api-Key' && value === target.apiKey && value !== 'dev-key' ? [name, '$CONTRACT_API_KEY'] : [name, value],
     ),
-    omitHost: request.framing?.omitHost,
+    hostLines: request.framing?.hostLines,
   });
   const printed = text
     .replace(/\\/g, '\\\\')

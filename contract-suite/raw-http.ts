@@ -15,8 +15,11 @@ export interface RawRequest {
   target: string;
   /** Header lines in order, names in the case given. */
   headers: readonly (readonly [string, string])[];
-  /** Leave out the Host line the base URL gives (a framing check: RFC 9112 §3.2). */
-  omitHost?: boolean;
+  /**
+   * The Host lines written in place of the base URL's one, in order (the framing checks: RFC 9112 §3.2):
+   * `[]` writes none; `{host}` in a value stands for the base URL's host. Undefined: the base URL's host, once.
+   */
+  hostLines?: readonly string[];
 }
 
 export interface RawAnswer {
@@ -83,10 +86,10 @@ export function parseRawAnswer(method: string, data: Buffer): RawAnswer {
   }
 }
 
-/** The request's bytes: the request line, Host (unless left out), the headers in order, `Connection: close`. */
+/** The request's bytes: the request line, its Host lines (the base URL's host unless told), the headers in order, `Connection: close`. */
 export function rawRequestText(request: RawRequest & { host: string }): string {
   const lines = [`${request.method} ${request.target} HTTP/1.1`];
-  if (!request.omitHost) lines.push(`Host: ${request.host}`);
+  for (const value of request.hostLines ?? ['{host}']) lines.push(`Host: ${value.replaceAll('{host}', request.host)}`);
   for (const [name, value] of request.headers) lines.push(`${name}: ${value}`);
   // A method that may carry content says it carries none, as curl -X POST does.
   if (['POST', 'PUT', 'PATCH'].includes(request.method) && !request.headers.some(([name]) => /^content-length$/i.test(name)))

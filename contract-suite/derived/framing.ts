@@ -13,12 +13,15 @@
 // document binds it: "Every non-2xx response is an `ErrorDto`", with the
 // headers and Codes the judge holds every answer to.
 //
-// Only rules the HTTP stacks backends run on keep (Node, Go, Kestrel, Java's,
-// nginx): Node's server takes two Host lines, a Host that is no host and
-// `Transfer-Encoding: gzip`, which RFC 9112 also says to refuse, so a check of
-// those would fail every correct Express backend (our mock refuses them:
-// tests/listener/hostile-input.test.ts).
-import type { CheckContext, Define } from '../context';
+// By default only rules the HTTP stacks backends run on keep (Node, Go,
+// Kestrel, Java's, nginx). Node's server takes two Host lines, a Host that is
+// no host and `Transfer-Encoding: gzip`, which RFC 9112 also says to refuse,
+// so a check of those would fail every correct Express backend: they are
+// defined only with --strict-http (STRICT_FRAMING_FAULTS), for a deployment
+// whose HTTP front refuses them (Go's server, nginx, Kestrel, our mock:
+// tests/listener/hostile-input.test.ts), and then held to exactly what the
+// RFC says, as the others are.
+import type { CheckContext, Define, DefineOptions } from '../context';
 import type { ApiRequest, Exchange, KeyRole } from '../http';
 import { judgeResponse } from '../judge';
 import type { SpecContract, SpecOperation } from '../spec-contract';
@@ -32,7 +35,8 @@ interface FramingFault {
   /** What the request breaks, for the check's name and its messages. */
   rule: string;
   headers: Record<string, string>;
-  omitHost?: boolean;
+  /** The Host lines in place of the target's one (http.ts: `[]` none, `{host}` the target's host). */
+  hostLines?: readonly string[];
   /** The statuses RFC 9112 allows as the answer; 'plain': also the plain GET's own status (nothing refuses it). */
   statuses: readonly (number | 'plain')[];
   /** A closed connection without an answer is allowed (no RFC sentence asks for an answer). */
@@ -40,7 +44,7 @@ interface FramingFault {
 }
 
 export const FRAMING_FAULTS: readonly FramingFault[] = [
-  { rule: 'an HTTP/1.1 request without Host (RFC 9112 §3.2: MUST 400)', headers: {}, omitHost: true, statuses: [400] },
+  { rule: 'an HTTP/1.1 request without Host (RFC 9112 §3.2: MUST 400)', headers: {}, hostLines: [], statuses: [400] },
   {
     rule: 'white space between a field name and its colon (RFC 9112 §5.1: MUST 400)',
     headers: { 'Accept ': 'application/json' },
@@ -59,6 +63,38 @@ export const FRAMING_FAULTS: readonly FramingFault[] = [
     mayClose: true,
   },
 ];
+
+/**
+ * RFC 9112 MUST-400s that Node's HTTP server takes (so every Express backend
+ * answers them as a plain GET): asked only with --strict-http. FRAMING_FAULTS
+ * stays what every run asks.
+ */
+export const STRICT_FRAMING_FAULTS: readonly FramingFault[] = [
+  {
+    // The same host twice: no server can take one of them as the one meant.
+    rule: 'two Host lines (RFC 9112 §3.2: MUST 400)',
+    headers: {},
+    hostLines: ['{host}', '{host}'],
+    statuses: [400],
+  },
+  {
+    // `/` is no character of RFC 3986's host; Go's, nginx's and Kestrel's checks of Host all refuse it.
+    rule: 'a Host that is no host and port (RFC 9112 §3.2, RFC 3986 §3.2.2: MUST 400)',
+    headers: {},
+    hostLines: ['exa/mple'],
+    statuses: [400],
+  },
+  {
+    rule: 'a Transfer-Encoding of gzip alone, its last coding not chunked (RFC 9112 §6.3: MUST 400; §6.1: 501 for a coding not understood)',
+    headers: { 'Transfer-Encoding': 'gzip' },
+    statuses: [400, 501],
+  },
+];
+
+/** The faults a run asks: FRAMING_FAULTS, and with --strict-http the ones Node's server takes. */
+export function framingFaults(options: DefineOptions = {}): readonly FramingFault[] {
+  return options.strictHttp ? [...FRAMING_FAULTS, ...STRICT_FRAMING_FAULTS] : FRAMING_FAULTS;
+}
 
 /**
  * A JSON answer is the application's: the judge's rules for an answer whose
@@ -95,10 +131,10 @@ function expectApplicationAnswer(
   );
 }
 
-function operationChecks(check: Define, contract: SpecContract, operation: SpecOperation): void {
+function operationChecks(check: Define, contract: SpecContract, operation: SpecOperation, faults: readonly FramingFault[]): void {
   const path = examplePath(contract, operation);
   const key: KeyRole = operation.isPublic ? 'none' : 'valid';
-  for (const fault of FRAMING_FAULTS) {
+  for (const fault of faults) {
     const allowed = fault.statuses.map((status) => (status === 'plain' ? 'the plain GET answer' : String(status))).join(' or ');
     check(
       checkOperation(operation),
@@ -109,7 +145,7 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
           path,
           key,
           headers: fault.headers,
-          framing: { rule: fault.rule, omitHost: fault.omitHost },
+          framing: { rule: fault.rule, hostLines: fault.hostLines },
         };
         const plain = fault.statuses.includes('plain') ? (await plainAnswer(context, { method: 'GET', path, key })).status : undefined;
         const statuses = fault.statuses.map((status) => (status === 'plain' ? plain! : status));
@@ -132,6 +168,7 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
   }
 }
 
-export function framingChecks(check: Define, contract: SpecContract): void {
-  for (const operation of contract.operations) operationChecks(check, contract, operation);
+export function framingChecks(check: Define, contract: SpecContract, options: DefineOptions = {}): void {
+  const faults = framingFaults(options);
+  for (const operation of contract.operations) operationChecks(check, contract, operation, faults);
 }

@@ -13,10 +13,12 @@
 //                  and nowhere else
 //   framing.ts     every operation's GET with its HTTP/1.1 framing broken as
 //                  RFC 9112 says a server must refuse (no Host, a bad field
-//                  line, a bad Content-Length or Transfer-Encoding, a huge head)
+//                  line, a bad Content-Length or Transfer-Encoding, a huge head;
+//                  with --strict-http also what Node's server takes: two Host
+//                  lines, a Host that is no host, `Transfer-Encoding: gzip`)
 // Every answer is also held to the document as a whole (spec-contract.ts:
 // status, headers, media type and its RFC 8259 rules, body schema).
-import type { Define } from '../context';
+import type { Define, DefineOptions } from '../context';
 import type { SpecContract } from '../spec-contract';
 import { framingChecks } from './framing';
 import { methodMatrixChecks } from './methods';
@@ -31,8 +33,8 @@ export const DERIVED_KINDS = {
   parameters: parameterChecks,
   security: securityChecks,
   framing: framingChecks,
-} as const satisfies Record<string, (check: Define, contract: SpecContract) => void>;
+} as const satisfies Record<string, (check: Define, contract: SpecContract, options?: DefineOptions) => void>;
 
-export function derivedChecks(check: Define, contract: SpecContract): void {
-  for (const generate of Object.values(DERIVED_KINDS)) generate(check, contract);
+export function derivedChecks(check: Define, contract: SpecContract, options: DefineOptions = {}): void {
+  for (const generate of Object.values(DERIVED_KINDS)) generate(check, contract, options);
 }

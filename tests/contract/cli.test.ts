@@ -14,6 +14,8 @@ import YAML from 'yaml';
 import addFormats from 'ajv-formats';
 import { COVERAGE_REPORT_SCHEMA, type CoverageReport } from '../../contract/coverage-report';
 import { runContractCli, USAGE } from '../../contract-suite/cli';
+import { STRICT_FRAMING_FAULTS } from '../../contract-suite/derived/framing';
+import { specContract } from '../../contract-suite/spec-contract';
 import { MUTANTS, startMutantProxy, type RunningProxy } from '../../tools/mutants';
 import { freePort } from '../../tools/processes';
 import { API_KEY, ROOT, startTestServer, type TestServer } from '../support/servers';
@@ -137,6 +139,16 @@ describe('client-records-mock contract: exit 0, a passing run', () => {
     expect(stdout).toContain(`${report.sentences!.enforced} of ${report.sentences!.total} sentences enforced`);
     expect(fs.readFileSync(xml, 'utf8')).toContain('<testsuite name="coverage (provider): getClientDetail"');
     expect(fs.readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/);
+  }, 120_000);
+  test('--strict-http → the framing checks Node takes run too (each fault per operation), and our server passes them', async () => {
+    const plain = await runCli(['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '1']);
+    const strict = await runCli(['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '1', '--strict-http']);
+    const checks = (stdout: string) => Number(/^PASS: (\d+)\//.exec(lastLine(stdout))?.[1]);
+
+    expect([plain.status, strict.status]).toEqual([0, 0]);
+    expect(plain.stdout).not.toContain('with two Host lines');
+    expect(strict.stdout).toContain('with two Host lines');
+    expect(checks(strict.stdout) - checks(plain.stdout)).toBe(STRICT_FRAMING_FAULTS.length * specContract().operations.length);
   }, 120_000);
 });
 

@@ -7,6 +7,7 @@
 // and mutation.test.ts.)
 import { CheckContext, contractChecks, runCheck, type ContractCheck } from '../../contract-suite/checks';
 import { DERIVED_KINDS } from '../../contract-suite/derived';
+import { FRAMING_FAULTS, STRICT_FRAMING_FAULTS } from '../../contract-suite/derived/framing';
 import { preflightRule, notFoundAnswer, schemaAccepts } from '../../contract-suite/derived/document';
 import { parameterCases } from '../../contract-suite/derived/parameters';
 import { nearMissPaths } from '../../contract-suite/derived/paths';
@@ -322,22 +323,23 @@ describe('derived checks against the third implementation (tests/reach/impl.ts: 
   }, 120_000);
 });
 
-describe('framing checks against the HTTP layer alone (derived/framing.ts)', () => {
-  /** A socket server that answers every request with `answer(request)` and closes: no Node parser in the way. */
-  async function rawServer(answer: (request: string) => string): Promise<{ baseUrl: string; close: () => Promise<void> }> {
-    const net = await import('node:net');
-    const server = net.createServer((socket) => {
-      let received = '';
-      socket.on('data', (chunk: Buffer) => {
-        received += chunk.toString('latin1');
-        if (received.includes('\r\n\r\n')) socket.end(answer(received));
-      });
-      socket.on('error', () => undefined);
+/** A socket server that answers every request with `answer(request)` and closes: no Node parser in the way. */
+async function rawServer(answer: (request: string) => string): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+  const net = await import('node:net');
+  const server = net.createServer((socket) => {
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (received.includes('\r\n\r\n')) socket.end(answer(received));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
-    return { baseUrl: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-  }
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { baseUrl: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('framing checks against the HTTP layer alone (derived/framing.ts)', () => {
   const json = (status: string, body: string) =>
     `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
   const framing = () => {
@@ -413,6 +415,82 @@ describe('framing checks against the HTTP layer alone (derived/framing.ts)', () 
     } finally {
       await bare.close();
       await broken.close();
+    }
+  }, 60_000);
+});
+
+describe('--strict-http: the RFC 9112 MUST-400s Node takes (derived/framing.ts STRICT_FRAMING_FAULTS)', () => {
+  const contract = new SpecContract();
+  const strictRules = STRICT_FRAMING_FAULTS.map((fault) => fault.rule);
+  const isStrict = (check: ContractCheck) => strictRules.some((rule) => check.name.includes(rule));
+  /** The framing checks of one operation (or all), with --strict-http. */
+  const strictFraming = (operation?: string) => {
+    const checks: ContractCheck[] = [];
+    DERIVED_KINDS.framing((op, name, run, rules) => checks.push({ operation: op, name, run, rules }), contract, { strictHttp: true });
+    return checks.filter((check) => operation === undefined || check.operation === operation);
+  };
+
+  test('off (the default) → not defined at all; on → the three faults for every operation, the default ones unchanged', () => {
+    const off = contractChecks(contract);
+    const on = contractChecks(contract, undefined, { strictHttp: true });
+
+    expect(off.filter(isStrict)).toEqual([]);
+    expect(on.filter(isStrict).length).toBe(contract.operations.length * STRICT_FRAMING_FAULTS.length);
+    expect(on.filter((check) => !isStrict(check)).map((check) => check.name)).toEqual(off.map((check) => check.name));
+    expect(FRAMING_FAULTS.map((fault) => fault.rule).filter((rule) => strictRules.includes(rule))).toEqual([]);
+  });
+
+  test('a server that takes two Host lines (200) fails that check; its reproduction writes both Host lines', async () => {
+    const taken = await rawServer(
+      () => 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 6\r\nConnection: close\r\n\r\n"Pong"',
+    );
+    const [twoHosts] = strictFraming('ping').filter((check) => /two Host lines/.test(check.name));
+    try {
+      const result = await runCheck(twoHosts!, new CheckContext({ baseUrl: taken.baseUrl, apiKey: API_KEY }));
+
+      expect(result.outcome).toBe('fail');
+      const host = new URL(taken.baseUrl).host;
+      expect((result.error as { curl?: string }).curl).toContain(`\\r\\nHost: ${host}\\r\\nHost: ${host}\\r\\n`);
+    } finally {
+      await taken.close();
+    }
+  }, 60_000);
+
+  test('a server that takes every request (200) fails all three; one that answers a bare 400 passes all three', async () => {
+    const taken = await rawServer(
+      () => 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 6\r\nConnection: close\r\n\r\n"Pong"',
+    );
+    const bare = await rawServer(() => 'HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    const checks = strictFraming('ping').filter(isStrict);
+    try {
+      const run = async (baseUrl: string) => {
+        const context = new CheckContext({ baseUrl, apiKey: API_KEY });
+        return Promise.all(checks.map(async (check) => (await runCheck(check, context)).outcome));
+      };
+
+      expect(await run(taken.baseUrl)).toEqual(['fail', 'fail', 'fail']);
+      expect(await run(bare.baseUrl)).toEqual(['pass', 'pass', 'pass']);
+    } finally {
+      await taken.close();
+      await bare.close();
+    }
+  }, 60_000);
+
+  test('our mock (its HTTP server refuses all three with the ErrorDto) passes every framing check of every operation', async () => {
+    const server = await startTestServer();
+    const checks = strictFraming();
+    try {
+      const context = new CheckContext({ baseUrl: server.baseUrl, apiKey: API_KEY });
+      const failed: string[] = [];
+      for (const check of checks) {
+        const result = await runCheck(check, context);
+        if (result.outcome !== 'pass') failed.push(`${result.outcome} ${check.name}\n${result.error?.message ?? result.reason}`);
+      }
+
+      expect(checks.filter(isStrict).length).toBe(contract.operations.length * STRICT_FRAMING_FAULTS.length);
+      expect(failed).toEqual([]);
+    } finally {
+      await server.stop();
     }
   }, 60_000);
 });

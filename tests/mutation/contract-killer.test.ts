@@ -199,9 +199,12 @@ function brokenChecks(run: SuiteRun): string[] {
   [`through the lean path, first asked the first page and a filter (${CLIENTS} clients)`, () => leanFilterAfterPage],
 ])(`the contract suite passes against the server %s, ${RUNS} generated requests`, async (_state, target) => {
   const server = target();
+  // --strict-http: these servers are our mock, whose HTTP server refuses what Node's takes (two Host lines, a Host
+  // that is no host, `Transfer-Encoding: gzip`). The modes' runs need it not: theirs have no framing checks
+  // (MODE_GROUPS), or go through the judging proxy, which answers framing faults itself.
   const run = await runSuite(
     { baseUrl: server.baseUrl, apiKey: API_KEY },
-    { runs: RUNS, seed: SEED, origin: 'https://example.org', log: stopAtFirstFailure },
+    { runs: RUNS, seed: SEED, origin: 'https://example.org', strictHttp: true, log: stopAtFirstFailure },
   );
   expect(brokenChecks(run)).toEqual([]);
 });
