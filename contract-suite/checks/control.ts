@@ -40,7 +40,7 @@ const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head',
 
 /** `slow`'s delays asked for: short, so the check costs a second, and wide enough to show their spread. */
 const SLOW = { min: 120, max: 480 } as const;
-/** Samples of `slow`: the chance that a correct mock draws every one below the middle of the range is 2^-16. */
+/** Samples of `slow`: the chance that a correct mock draws every one below the middle of the range is about 2^-16. */
 const SLOW_SAMPLES = 16;
 /** `flaky`'s rate and seed asked for, and the requests of one sequence. */
 const FLAKY = { rate: 0.25, seed: 7, requests: 48 } as const;
@@ -67,11 +67,23 @@ function scenarioTable(context: CheckContext): Promise<ScenarioTable | { none: s
             `${exchange.status === 200 ? ' without a scenario table' : ''}): control.openapi.yaml is our mock's, ` +
             'a deployment of the API has none (or runs with --control off)',
         };
-      return body as ScenarioTable;
+      // A row the checks cannot read is the table check's failure; the others take the rows they can read.
+      return { ...body, scenarios: body!.scenarios!.filter(isRow) } as ScenarioTable;
     });
     tables.set(context, table);
   }
   return table;
+}
+
+/** A row with what every check reads of it (control.openapi.yaml, ScenarioDefinition). */
+function isRow(row: unknown): row is ScenarioDefinition {
+  const candidate = row as Partial<ScenarioDefinition> | null;
+  return (
+    typeof candidate?.name === 'string' &&
+    typeof candidate.kind === 'string' &&
+    Array.isArray(candidate.operations) &&
+    candidate.operations.every((operation) => typeof operation === 'string')
+  );
 }
 
 /** The served table, or a skip with why there is none. */
@@ -86,8 +98,11 @@ async function rowOfKind(context: CheckContext, kind: ScenarioDefinition['kind']
   return row ?? context.skip(`the scenario table has no ${kind} scenario (the table's own check says so)`);
 }
 
-/** The Client operations (openapi.yaml: those that need a key; the diagnostics are public and never changed). */
-const clientOperations = (context: CheckContext) => context.contract.operations.filter((operation) => !operation.isPublic);
+/** The Client operations (openapi.yaml: those that need a key; the diagnostics are public and never changed); a skip without any. */
+function clientOperations(context: CheckContext): SpecOperation[] {
+  const operations = context.contract.operations.filter((operation) => !operation.isPublic);
+  return operations.length > 0 ? operations : context.skip('the document has no operation that needs a key: no scenario changes anything');
+}
 const diagnostics = (context: CheckContext) => context.contract.operations.filter((operation) => operation.isPublic);
 
 /** The named examples of an operation's 2xx answers, by name, with their status (as the table derives its rows). */
@@ -102,10 +117,34 @@ function successExamples(context: CheckContext, operation: SpecOperation): Map<s
   return names;
 }
 
+/** A listed client's id, looked up once a run (or an unknown uuid on an empty list: an example answers whatever id). */
+const clientIds = new WeakMap<CheckContext, Promise<string>>();
+
+/**
+ * The lookup is asked with `Prefer: code=200` in `normal`: the mock's ERROR_RATE may fail any usual request
+ * (`normal` keeps it), and Prefer overrides that failure; a deployment that ignores Prefer answers the list as usual.
+ */
+function someClientId(context: CheckContext): Promise<string> {
+  let id = clientIds.get(context);
+  if (!id) {
+    const list = context.contract.operations.find((operation) => !operation.isPublic && !/\{\w+\}/.test(operation.template));
+    id = list
+      ? context
+          .send(inScenario({ method: 'GET', path: `${list.template}?pageSize=1`, key: 'valid', headers: { Prefer: 'code=200' } }, 'normal'))
+          .then((exchange) => {
+            const first = (exchange.json as { Results?: { IdClient?: unknown }[] } | undefined)?.Results?.[0]?.IdClient;
+            return exchange.status === 200 && typeof first === 'string' ? first : UNKNOWN_ID;
+          })
+      : Promise.resolve(UNKNOWN_ID);
+    clientIds.set(context, id);
+  }
+  return id;
+}
+
 /** The operation's plain GET: a listed client's id in a template (or an unknown one: an example answers whatever id). */
 async function plainRequest(context: CheckContext, operation: SpecOperation, key: KeyRole = 'valid'): Promise<ApiRequest> {
-  const { clients } = await context.sample();
-  const path = operation.template.replace(/\{\w+\}/g, () => clients[0]?.IdClient ?? UNKNOWN_ID);
+  const id = await someClientId(context);
+  const path = operation.template.replace(/\{\w+\}/g, () => id);
   return { method: 'GET', path, key: operation.isPublic ? 'none' : key };
 }
 
@@ -193,8 +232,24 @@ function sessionName(purpose: string): string {
   return `contract-suite-${purpose}-${process.pid}-${Date.now().toString(36)}`;
 }
 
+/**
+ * A sequence is one process's (control.openapi.yaml, "More than one process": replicas share nothing): when the
+ * journal shows the session's requests answered by more than one process, the sequence checks skip, saying why.
+ */
+async function oneProcess(context: CheckContext, session: string, scenario: string): Promise<void> {
+  const journal = await context.send({ method: 'GET', path: `${CONTROL_PREFIX}/journal?session=${session}`, key: 'none' });
+  const entries = (journal.json as { entries?: { process?: { host?: unknown; pid?: unknown } }[] } | undefined)?.entries ?? [];
+  const processes = new Set(entries.map((entry) => `${String(entry.process?.host)}:${String(entry.process?.pid)}`));
+  if (processes.size > 1)
+    context.skip(
+      `the requests of scenario ${scenario} were answered by ${processes.size} processes (replicas or workers behind a balancer): ` +
+        "a sequence is one process's, so its rate and replay cannot be checked here",
+    );
+}
+
 async function forget(context: CheckContext, session: string): Promise<void> {
-  await context.send({ method: 'DELETE', path: `${CONTROL_PREFIX}/sessions/${session}`, key: 'none' });
+  // Tidying only: a failure here must not replace what the check found.
+  await context.send({ method: 'DELETE', path: `${CONTROL_PREFIX}/sessions/${session}`, key: 'none' }).catch(() => undefined);
 }
 
 export function controlChecks(check: Define): void {
@@ -204,6 +259,13 @@ export function controlChecks(check: Define): void {
     async (context) => {
       const table = await servedTable(context);
       const exchange = await context.send({ method: 'GET', path: `${CONTROL_PREFIX}/scenarios`, key: 'none' });
+      const served = (exchange.json as { scenarios?: unknown[] } | undefined)?.scenarios ?? [];
+      context.expect(
+        served.every(isRow),
+        exchange,
+        `every row of the scenario table has a name, a kind and its operations (control.openapi.yaml, ScenarioDefinition); ${served.filter((row) => !isRow(row)).length} do not`,
+        'control.table',
+      );
       for (const kind of ['normal', 'down', 'slow', 'flaky', 'unauthorised'] as const)
         context.expect(
           table.scenarios.some((row) => row.kind === kind),
@@ -211,9 +273,17 @@ export function controlChecks(check: Define): void {
           `the scenario table has no ${kind} scenario (control.openapi.yaml, Scenarios)`,
           'control.table',
         );
+      // An example named as a built-in scenario is that built-in, and a name no header could carry is no scenario
+      // (control.openapi.yaml, Scenarios; ScenarioName's pattern as the target's own document states it).
+      const builtIn = new Set(table.scenarios.filter((row) => row.kind !== 'example').map((row) => row.name));
+      const document = await context.send({ method: 'GET', path: `${CONTROL_PREFIX}/openapi.json`, key: 'none' });
+      const pattern = (document.json as { components?: { schemas?: { ScenarioName?: { pattern?: unknown } } } } | undefined)?.components
+        ?.schemas?.ScenarioName?.pattern;
+      const carried = typeof pattern === 'string' ? new RegExp(pattern, 'u') : /^[A-Za-z][A-Za-z0-9_-]{0,63}$/u;
       const wanted = new Map<string, Set<string>>();
       for (const operation of clientOperations(context))
         for (const name of successExamples(context, operation).keys()) {
+          if (builtIn.has(name) || !carried.test(name)) continue;
           if (!wanted.has(name)) wanted.set(name, new Set());
           wanted.get(name)!.add(operation.operationId);
         }
@@ -226,9 +296,9 @@ export function controlChecks(check: Define): void {
           'control.table',
         );
         context.expect(
-          isDeepStrictEqual(new Set(row!.operations), operations),
+          isDeepStrictEqual(new Set(row?.operations), operations),
           exchange,
-          `scenario ${name} names the operations ${row!.operations.join(', ')}; openapi.yaml's examples of that name are on ${[...operations].join(', ')}`,
+          `scenario ${name} names the operations ${row?.operations.join(', ') ?? '(none)'}; openapi.yaml's examples of that name are on ${[...operations].join(', ')}`,
           'control.table',
         );
       }
@@ -460,6 +530,7 @@ export function controlChecks(check: Define): void {
             if (failure) expectSimulated(context, answer, `scenario ${row.name}`);
             failed.push(failure);
           }
+          await oneProcess(context, session, scenario);
         } finally {
           await forget(context, session);
         }
@@ -482,7 +553,7 @@ export function controlChecks(check: Define): void {
           `first ${first.map((f) => (f ? 'x' : '.')).join('')}, then ${again.map((f) => (f ? 'x' : '.')).join('')}`,
         'control.flaky',
       );
-      // "seeded by `seed`": another seed draws another sequence (the same one would be a chance of 2^-48 or so).
+      // "seeded by `seed`": another seed draws another sequence (the same pattern would be a chance of about 10^-10).
       const otherSeed = await failedIn(`${row.name};rate=${FLAKY.rate};seed=${FLAKY.seed + 1}`, sessionName('flaky-c'));
       context.expect(
         !isDeepStrictEqual(first, otherSeed),

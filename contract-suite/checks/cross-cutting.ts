@@ -271,7 +271,8 @@ export function crossCuttingChecks(check: Define): void {
       // "delays the response by that many milliseconds", alone and combined with a code: at least that long (a lower
       // bound only, which a slow or loaded machine can only lengthen).
       for (const [value, status] of [
-        [`delay=${PREFER_DELAY_MS}`, plain.status],
+        // code=200 beside it: a mock's ERROR_RATE may fail a request Prefer does not steer, and code=200 overrides that.
+        [`code=200, delay=${PREFER_DELAY_MS}`, plain.status],
         [`code=500, delay=${PREFER_DELAY_MS}`, 500],
       ] as const) {
         const delayed = await context.get(path, 'valid', { Prefer: value });
