@@ -44,17 +44,17 @@ export interface JournalSurface {
 /**
  * The headers of the mock's own error answers (server/errors.ts: no-store and the security headers
  * openapi.yaml states), so a journal answer opened in a browser is as guarded as an API answer; without
- * Connection, which Node manages on a kept-alive connection.
+ * Connection, which Node manages on a kept-alive connection. Made once: every answer sends the same.
  */
-function guardedHeaders(): Record<string, string> {
-  const headers = { ...BARE_HEADERS };
-  delete headers.Connection;
-  return headers;
-}
+const without = (headers: Readonly<Record<string, string>>, name: string) =>
+  Object.fromEntries(Object.entries(headers).filter(([key]) => key !== name));
+const GUARDED_HEADERS = without(BARE_HEADERS, 'Connection');
+/** A 204 has no content to type. */
+const GUARDED_204_HEADERS = without(GUARDED_HEADERS, 'Content-Type');
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...guardedHeaders(), 'Content-Length': String(Buffer.byteLength(text)) });
+  res.writeHead(status, { ...GUARDED_HEADERS, 'Content-Length': String(Buffer.byteLength(text)) });
   res.end(text);
 }
 
@@ -122,13 +122,10 @@ export function serveJournal(req: IncomingMessage, res: ServerResponse, surface:
     switch (operation.operationId) {
       case 'listViolations':
         return send(res, 200, surface.journal.query(query as unknown as JournalQuery));
-      case 'clearViolations': {
+      case 'clearViolations':
         surface.journal.clear();
-        const headers = guardedHeaders();
-        delete headers['Content-Type']; // a 204 has no content to type
-        res.writeHead(204, headers).end();
+        res.writeHead(204, GUARDED_204_HEADERS).end();
         return;
-      }
       case 'getReport':
         return send(res, 200, surface.report());
       default:

@@ -22,7 +22,7 @@ import type { components } from '../../generated/control';
 import type { ErrorDto } from '../../contract/wire-types';
 import { UNKNOWN_ID, judgedInput, type CheckContext, type Define } from '../context';
 import type { ApiRequest, Exchange, KeyRole } from '../http';
-import { TIMER_SLACK_MS } from './cross-cutting';
+import { headerList, noAllowOrigin, TIMER_SLACK_MS } from './cross-cutting';
 import { ExchangeMemory, judgeRequest, judgeResponse } from '../judge';
 import type { SpecOperation } from '../spec-contract';
 
@@ -84,6 +84,33 @@ function isRow(row: unknown): row is ScenarioDefinition {
     Array.isArray(candidate.operations) &&
     candidate.operations.every((operation) => typeof operation === 'string')
   );
+}
+
+/** The control document the target serves (control.openapi.yaml, getControlDocumentJson); fetched once per run. */
+interface ControlDocument {
+  paths?: Record<string, Record<string, unknown>>;
+  components?: { schemas?: { ScenarioName?: { pattern?: unknown }; ScenarioKind?: { enum?: unknown } } };
+}
+const documents = new WeakMap<CheckContext, Promise<{ exchange: Exchange; document?: ControlDocument }>>();
+
+/** The served control document, or a failure naming its path: a target with a scenario table serves it too. */
+async function controlDocument(context: CheckContext, rule: string): Promise<ControlDocument> {
+  let served = documents.get(context);
+  if (!served) {
+    served = context.send({ method: 'GET', path: `${CONTROL_PREFIX}/openapi.json`, key: 'none' }).then((exchange) => ({
+      exchange,
+      document: exchange.status === 200 ? (exchange.json as ControlDocument | undefined) : undefined,
+    }));
+    documents.set(context, served);
+  }
+  const { exchange, document } = await served;
+  context.expect(
+    document?.paths !== undefined,
+    exchange,
+    `the control API serves its document at ${CONTROL_PREFIX}/openapi.json (control.openapi.yaml, getControlDocumentJson); got ${exchange.status}`,
+    rule,
+  );
+  return document!;
 }
 
 /** The served table, or a skip with why there is none. */
@@ -266,7 +293,11 @@ export function controlChecks(check: Define): void {
         `every row of the scenario table has a name, a kind and its operations (control.openapi.yaml, ScenarioDefinition); ${served.filter((row) => !isRow(row)).length} do not`,
         'control.table',
       );
-      for (const kind of ['normal', 'down', 'slow', 'flaky', 'unauthorised'] as const)
+      // Every kind the document names has its row ('example' rows are derived from openapi.yaml below).
+      const document = await controlDocument(context, 'control.table');
+      const kinds = document.components?.schemas?.ScenarioKind?.enum;
+      context.expect(Array.isArray(kinds), exchange, 'the control document names the scenario kinds (ScenarioKind)', 'control.table');
+      for (const kind of (kinds as string[]).filter((name) => name !== 'example'))
         context.expect(
           table.scenarios.some((row) => row.kind === kind),
           exchange,
@@ -276,9 +307,7 @@ export function controlChecks(check: Define): void {
       // An example named as a built-in scenario is that built-in, and a name no header could carry is no scenario
       // (control.openapi.yaml, Scenarios; ScenarioName's pattern as the target's own document states it).
       const builtIn = new Set(table.scenarios.filter((row) => row.kind !== 'example').map((row) => row.name));
-      const document = await context.send({ method: 'GET', path: `${CONTROL_PREFIX}/openapi.json`, key: 'none' });
-      const pattern = (document.json as { components?: { schemas?: { ScenarioName?: { pattern?: unknown } } } } | undefined)?.components
-        ?.schemas?.ScenarioName?.pattern;
+      const pattern = document.components?.schemas?.ScenarioName?.pattern;
       const carried = typeof pattern === 'string' ? new RegExp(pattern, 'u') : /^[A-Za-z][A-Za-z0-9_-]{0,63}$/u;
       const wanted = new Map<string, Set<string>>();
       for (const operation of clientOperations(context))
@@ -588,14 +617,7 @@ export function controlChecks(check: Define): void {
     `OPTIONS every path of the served control document as a CORS preflight for each of its methods → allowed (control.openapi.yaml: "A preflight for a control path allows" them)`,
     async (context) => {
       await servedTable(context);
-      const served = await context.send({ method: 'GET', path: `${CONTROL_PREFIX}/openapi.json`, key: 'none' });
-      const paths = (served.json as { paths?: Record<string, Record<string, unknown>> } | undefined)?.paths;
-      context.expect(
-        served.status === 200 && paths !== undefined,
-        served,
-        `the control API serves its document at ${CONTROL_PREFIX}/openapi.json (control.openapi.yaml, getControlDocumentJson); got ${served.status}`,
-        'control.cors',
-      );
+      const { paths } = await controlDocument(context, 'control.cors');
       for (const [template, item] of Object.entries(paths!)) {
         // A path parameter gets a session name of this run's own: the preflight changes nothing.
         const path = template.replace(/\{\w+\}/g, sessionName('cors'));
@@ -606,13 +628,10 @@ export function controlChecks(check: Define): void {
             key: 'none',
             headers: { Origin: context.origin, 'Access-Control-Request-Method': method.toUpperCase() },
           });
-          if (preflight.headers.get('Access-Control-Allow-Origin') === null && !context.originGiven)
-            context.skip(
-              `no Access-Control-Allow-Origin for Origin ${context.origin}: a deployment that accepts only listed origins needs --origin`,
-            );
-          const allowed = (preflight.headers.get('Access-Control-Allow-Methods') ?? '').split(',').map((name) => name.trim().toUpperCase());
+          if (preflight.headers.get('Access-Control-Allow-Origin') === null) noAllowOrigin(context, preflight);
+          const allowed = headerList(preflight, 'Access-Control-Allow-Methods');
           context.expect(
-            preflight.status >= 200 && preflight.status < 300 && (allowed.includes('*') || allowed.includes(method.toUpperCase())),
+            preflight.status >= 200 && preflight.status < 300 && (allowed.includes('*') || allowed.includes(method.toLowerCase())),
             preflight,
             `a preflight for ${method.toUpperCase()} ${template} should be allowed (a page may call the control paths); got ${preflight.status}, Access-Control-Allow-Methods ${JSON.stringify(preflight.headers.get('Access-Control-Allow-Methods'))}`,
             'control.cors',
@@ -655,11 +674,8 @@ export function controlChecks(check: Define): void {
           'Access-Control-Request-Headers': `${SESSION_HEADER.toLowerCase()}, ${SCENARIO_HEADER.toLowerCase()}`,
         },
       });
-      const allowed = (preflight.headers.get('Access-Control-Allow-Headers') ?? '').split(',').map((name) => name.trim().toLowerCase());
-      if (preflight.headers.get('Access-Control-Allow-Origin') === null && !context.originGiven)
-        context.skip(
-          `no Access-Control-Allow-Origin for Origin ${context.origin}: a deployment that accepts only listed origins needs --origin`,
-        );
+      if (preflight.headers.get('Access-Control-Allow-Origin') === null) noAllowOrigin(context, preflight);
+      const allowed = headerList(preflight, 'Access-Control-Allow-Headers');
       context.expect(
         [SESSION_HEADER, SCENARIO_HEADER].every((name) => allowed.includes('*') || allowed.includes(name.toLowerCase())),
         preflight,

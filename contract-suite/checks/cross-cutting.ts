@@ -33,7 +33,7 @@ function unauthorizedExample(context: CheckContext, operationId: string, name: s
 }
 
 /** No Access-Control-Allow-Origin for the Origin sent: a skip with the --origin hint for the default Origin, a failure for one the user named. */
-function noAllowOrigin(context: CheckContext, exchange: Exchange): never {
+export function noAllowOrigin(context: CheckContext, exchange: Exchange): never {
   const hint = `no Access-Control-Allow-Origin for Origin ${context.origin}: a deployment that accepts only listed origins needs --origin with one of them`;
   if (!context.originGiven) context.skip(`${hint} (the CORS rules were not checked)`);
   context.fail(exchange, `${hint}; --origin ${context.origin} was given, so this deployment should accept it`, 'check.cors');
@@ -44,7 +44,8 @@ const PREFER_DELAY_MS = 120;
 /** A timer may fire a few ms before its time as a client measures it (the server's loop reads its clock once a turn). */
 export const TIMER_SLACK_MS = 5;
 
-const headerList = (exchange: Exchange, name: string) =>
+/** A comma-separated header's items, trimmed and in lower case. */
+export const headerList = (exchange: Exchange, name: string) =>
   (exchange.headers.get(name) ?? '')
     .split(',')
     .map((item) => item.trim().toLowerCase())
