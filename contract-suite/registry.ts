@@ -17,6 +17,7 @@ import {
   type ContractCheck,
   type Define,
   type DefineOptions,
+  type Outcome,
 } from './kit/context';
 import { coverageChecks } from './checks/coverage';
 import { controlChecks } from './checks/control';
@@ -32,6 +33,7 @@ import type { Violation } from '../contract/judge';
 import { specContract, type SpecContract } from '../contract/spec-contract';
 import type { Target } from './kit/target';
 
+export type { Outcome } from './kit/context';
 export {
   CheckContext,
   CheckSkipped,
@@ -78,14 +80,6 @@ export function contractChecks(
   for (const group of groups) group(define, contract, options);
   return checks;
 }
-
-/**
- * How a check ended: pass; fail (the deployment broke the contract); skip (its
- * precondition is not in the deployment's data, with the reason); error (the
- * check threw something else: a bug of the suite, never blamed on the
- * deployment); unreachable (the target stopped answering connections).
- */
-export type Outcome = 'pass' | 'fail' | 'skip' | 'error' | 'unreachable';
 
 export interface CheckResult {
   check: ContractCheck;

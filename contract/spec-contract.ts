@@ -5,8 +5,7 @@
 // headers and the body match the response the spec documents for that status?
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { loadSpec, describeSchemaError, followRefs, pointerSegment, type OpenApiDocument } from './spec';
-import { operationPathname, type Exchange } from './exchange';
+import { loadSpec, followRefs, pointerSegment, type OpenApiDocument } from './spec';
 
 type Json = Record<string, unknown>;
 
@@ -82,14 +81,6 @@ function compileTemplate(template: string): (pathname: string) => Record<string,
   };
 }
 
-/** A header value as the type its schema names, so that `X-Total-Count: 12` validates as the integer 12. */
-function headerValue(raw: string, schema: Json): unknown {
-  const type = schema.type;
-  if (type === 'integer' || type === 'number') return /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
-  if (type === 'boolean') return raw === 'true' ? true : raw === 'false' ? false : raw;
-  return raw;
-}
-
 export class SpecContract {
   readonly spec: OpenApiDocument;
   readonly operations: readonly SpecOperation[];
@@ -142,32 +133,6 @@ export class SpecContract {
     return undefined;
   }
 
-  /**
-   * Everything about the exchange that breaks openapi.yaml, as messages; empty
-   * when it conforms. A path that is no operation is checked against
-   * `components/responses/NotFound`; another method on an operation's path
-   * against that operation's responses (where its 405 is documented).
-   */
-  check(exchange: Exchange): string[] {
-    const pathname = operationPathname(exchange);
-    const found = this.findOperation(pathname);
-    const where = found ? found.operation.operationId : `no operation (${pathname})`;
-    let responsePointer: string;
-    if (found) {
-      const key = [String(exchange.status), `${String(exchange.status)[0]}XX`, 'default'].find((candidate) =>
-        found.operation.statuses.includes(candidate),
-      );
-      if (!key) return [`${where}: status ${exchange.status} is not documented (documented: ${found.operation.statuses.join(', ')})`];
-      responsePointer = `${found.operation.pointer}/responses/${pointerSegment(key)}`;
-    } else {
-      if (exchange.status !== 404) return [`${where}: status ${exchange.status} is not documented for an unknown path (documented: 404)`];
-      responsePointer = '#/components/responses/NotFound';
-    }
-    const response = this.resolve(responsePointer);
-    const label = `${where} ${exchange.status}`;
-    return [...this.checkHeaders(exchange, response, label), ...this.checkContent(exchange, response, label)];
-  }
-
   /** The response documented for a status of an operation (exact, then `4XX`, then `default`), or for a path that is no operation its 404. */
   response(operation: SpecOperation | undefined, status: number): SpecResponse | undefined {
     if (!operation) {
@@ -216,46 +181,6 @@ export class SpecContract {
     const description = String(response.node.description ?? '');
     const named = allowed.filter((code) => description.includes(`\`${code}\``));
     return named.length > 0 ? named : allowed;
-  }
-
-  private checkHeaders(exchange: Exchange, response: { node: Json; pointer: string }, label: string): string[] {
-    const problems: string[] = [];
-    const headers = (response.node.headers ?? {}) as Json;
-    for (const name of Object.keys(headers)) {
-      const header = this.resolve(`${response.pointer}/headers/${pointerSegment(name)}`);
-      // Fetch's Headers are case-insensitive, as HTTP header names are.
-      const raw = exchange.headers.get(name);
-      if (raw === null) {
-        if (header.node.required === true) problems.push(`${label}: required header ${name} is missing`);
-        continue;
-      }
-      if (!header.node.schema) continue;
-      const validate = this.validator(`${header.pointer}/schema`);
-      if (!validate(headerValue(raw, header.node.schema as Json))) {
-        problems.push(`${label}: header ${name} ${JSON.stringify(raw.slice(0, 80))}${describeSchemaError(validate.errors?.[0])}`);
-      }
-    }
-    return problems;
-  }
-
-  private checkContent(exchange: Exchange, response: { node: Json; pointer: string }, label: string): string[] {
-    const content = response.node.content as Json | undefined;
-    if (!content) return exchange.text === '' ? [] : [`${label}: the response documents no body but one was sent`];
-    const contentType = exchange.headers.get('content-type');
-    const mediaType = contentType?.split(';')[0]!.trim().toLowerCase();
-    const documented = Object.keys(content);
-    const key = documented.find((candidate) => candidate.toLowerCase() === mediaType);
-    if (!key) return [`${label}: content-type ${contentType ?? '(none)'} is not documented (${documented.join(', ')})`];
-    if (!/^application\/(.+\+)?json$/.test(key)) return [];
-    let body: unknown;
-    try {
-      body = JSON.parse(exchange.text) as unknown;
-    } catch {
-      return [`${label}: the body is not JSON: ${JSON.stringify(exchange.text.slice(0, 80))}`];
-    }
-    const validate = this.validator(`${response.pointer}/content/${pointerSegment(key)}/schema`);
-    if (validate(body)) return [];
-    return (validate.errors ?? []).slice(0, 5).map((error) => `${label}: body${describeSchemaError(error)}`);
   }
 
   private readOperations(): SpecOperation[] {

@@ -133,7 +133,14 @@ function longestChain(nodes: readonly string[], edges: ReadonlyMap<string, reado
   return longest;
 }
 
-function figures(result: CruiseResult, scope: RegExp) {
+export interface GraphFigures {
+  modules: number;
+  imports: number;
+  chain: string[];
+  cycles: string[][];
+}
+
+function figures(result: CruiseResult, scope: RegExp): GraphFigures {
   const nodes = result.modules.map((module) => module.source).filter((source) => OURS.test(source) && scope.test(source));
   const inScope = new Set(nodes);
   const edges = new Map<string, string[]>();
@@ -148,9 +155,47 @@ function figures(result: CruiseResult, scope: RegExp) {
   return { modules: nodes.length, imports, chain: longestChain(nodes, edges), cycles };
 }
 
-function main(): void {
-  const root = rootDir();
-  const config = path.resolve(argument('--config') ?? path.join(root, '.dependency-cruiser.cjs'));
+/**
+ * The graph of rooms: every module mapped to its room (`roomOf`; undefined leaves it out), an arrow wherever a module
+ * of one room imports one of another. Its layers are the house's real depth: how many rooms a change can ripple
+ * through, whatever number of files each room is split into.
+ */
+export function roomGraph(
+  root: string,
+  roomOf: (module: string) => string | undefined,
+  config = path.join(root, '.dependency-cruiser.cjs'),
+): GraphFigures {
+  const result = cruise(root, config);
+  const edges = new Map<string, Set<string>>();
+  for (const module of result.modules) {
+    const from = OURS.test(module.source) ? roomOf(module.source) : undefined;
+    if (from === undefined) continue;
+    if (!edges.has(from)) edges.set(from, new Set());
+    for (const dependency of module.dependencies) {
+      const to = OURS.test(dependency.resolved) ? roomOf(dependency.resolved) : undefined;
+      if (to !== undefined && to !== from) edges.get(from)!.add(to);
+    }
+  }
+  const nodes = [...edges.keys()];
+  const lists = new Map([...edges].map(([from, to]) => [from, [...to]]));
+  const imports = [...lists.values()].reduce((sum, to) => sum + to.length, 0);
+  return {
+    modules: nodes.length,
+    imports,
+    chain: longestChain(nodes, lists),
+    cycles: components(nodes, lists).filter((part) => part.length > 1),
+  };
+}
+
+/** The figures of a tree: per scope (all our modules, and each room given), and the imports against the direction. */
+export function importGraph(
+  root: string,
+  scopes: readonly (readonly [string, RegExp])[] = [
+    ['all our modules', /./],
+    ['server/ only', /^server\//],
+  ],
+  config = path.join(root, '.dependency-cruiser.cjs'),
+): { scopes: { label: string; figures: GraphFigures }[]; against: Map<string, string[]> } {
   const result = cruise(root, config);
   // One line per import, with every rule it breaks.
   const against = new Map<string, string[]>();
@@ -159,21 +204,27 @@ function main(): void {
     const edge = `${violation.from} → ${violation.to}`;
     against.set(edge, [...(against.get(edge) ?? []), violation.rule.name]);
   }
+  return { scopes: scopes.map(([label, scope]) => ({ label, figures: figures(result, scope) })), against };
+}
+
+function main(): void {
+  const root = rootDir();
+  const config = path.resolve(argument('--config') ?? path.join(root, '.dependency-cruiser.cjs'));
+  const graph = importGraph(root, undefined, config);
   const out = (line = '') => process.stdout.write(`${line}\n`);
   out(`import graph of ${root}`);
-  for (const [label, scope] of [
-    ['all our modules', /./],
-    ['server/ only', /^server\//],
-  ] as const) {
-    const { modules, imports, chain, cycles } = figures(result, scope);
+  for (const {
+    label,
+    figures: { modules, imports, chain, cycles },
+  } of graph.scopes) {
     out(`\n${label}: ${modules} modules, ${imports} imports between them`);
     out(`  layers (longest import chain): ${chain.length}`);
     out(`    ${chain.join(' → ')}`);
     out(`  cycles: ${cycles.length}`);
     for (const cycle of cycles) out(`    ${cycle.sort().join(' ↔ ')}`);
   }
-  out(`\nimports against the direction (rules of .dependency-cruiser.cjs, cycles aside): ${against.size}`);
-  for (const [edge, rules] of against) out(`  ${edge}  (${rules.join(', ')})`);
+  out(`\nimports against the direction (rules of .dependency-cruiser.cjs, cycles aside): ${graph.against.size}`);
+  for (const [edge, rules] of graph.against) out(`  ${edge}  (${rules.join(', ')})`);
 }
 
-main();
+if (require.main === module) main();

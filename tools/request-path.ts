@@ -3,7 +3,7 @@
 // app.ts four times"). It loads the TypeScript sources of a tree (this one, or
 // `--root DIR` for an older checkout) through a require hook that adds one
 // call at the start of every function of ours, starts the mock with the
-// public startServer on port 0, warms it, and then traces exactly one request
+// server as startServer does on port 0, finishes its background work, warms it, and then traces exactly one request
 // per URL on an open keep-alive connection (the path every request but a
 // connection's first takes), from the socket's request event to the response's
 // close. How it counts:
@@ -195,15 +195,31 @@ function get(port: number, url: string, agent: http.Agent): Promise<number> {
 
 async function child(root: string): Promise<void> {
   hookTypeScript(root);
-  // A path known at run time, loaded through the hook above: require, not import.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { startServer } = require(path.join(root, 'server/index.ts')) as {
-    startServer(options: Record<string, unknown>): Promise<{ port: number; close(): Promise<void> }>;
+  // Paths known at run time, loaded through the hook above: require, not import. startServer's road, taken by hand so
+  // that the engine's background work (views, search pieces) is done before any request is traced: a trace it ran
+  // into would not be the request's path.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { createMock } = require(path.join(root, 'server/index.ts')) as {
+    createMock(options: Record<string, unknown>): Promise<{
+      app: { prebuild(): Promise<void> };
+      logger: unknown;
+      config: { maxConnections: number };
+    }>;
   };
+  const { startHttpServer } = require(path.join(root, 'server/listener/http-server.ts')) as {
+    startHttpServer(
+      app: unknown,
+      port: number,
+      host: string,
+      logger: unknown,
+      options: { maxConnections: number },
+    ): Promise<{ port: number; stop(): Promise<unknown> }>;
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
   // Info level: the request's log line is part of its path.
-  const running = await startServer({ port: 0, clients: 1000, seed: 1, logLevel: 'info', logFormat: 'json' });
-  // The background work (views, search pieces) is done within a second at 1,000 clients.
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const mock = await createMock({ port: 0, clients: 1000, seed: 1, logLevel: 'info', logFormat: 'json' });
+  const running = await startHttpServer(mock.app, 0, '127.0.0.1', mock.logger, { maxConnections: mock.config.maxConnections });
+  await mock.app.prebuild();
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   // Warm: the validator compiles each route on its first request, and the connection is opened.
   for (const url of ['/api/v1/Client/Simple?page=1&pageSize=5', '/api/v1/Client/Extended?page=1&pageSize=5', '/api/v1/Diagnostics/Ping'])
@@ -229,45 +245,79 @@ async function child(root: string): Promise<void> {
     });
   }
   agent.destroy();
-  await running.close();
+  await running.stop();
   process.stderr.write(`${RESULT_MARK}${JSON.stringify(traces)}\n`);
   process.exit(0);
 }
 
 // ---- the parent: runs the child, prints the figures ----
 
-function parent(root: string): void {
-  const args = [__filename, '--child', '--root', root, ...(argument('--url') ? ['--url', argument('--url')!] : [])];
-  const run = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  run.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  run.on('exit', (code) => {
-    const line = stderr.split('\n').find((text) => text.startsWith(RESULT_MARK));
-    if (code !== 0 || !line) {
-      process.stderr.write(`request-path: the traced server failed (exit ${code}):\n${stderr.slice(-3000)}\n`);
-      process.exitCode = 1;
-      return;
-    }
-    const out = (text = '') => process.stdout.write(`${text}\n`);
-    out(`request path in ${root}`);
-    for (const trace of JSON.parse(line.slice(RESULT_MARK.length)) as Trace[]) {
-      const totalEntries = Object.values(trace.entries).reduce((a, b) => a + b, 0);
-      // A visit is a run of entries into one file: a loop calling another file's function once per
-      // client (a page's 25 copies out of the slot arena) is one visit, not 25.
-      const visits = trace.sequence.filter((file, i) => file !== trace.sequence[i - 1]);
-      const visitsOf = new Map<string, number>();
-      for (const file of visits) visitsOf.set(file, (visitsOf.get(file) ?? 0) + 1);
-      out(`\nGET ${trace.url} → ${trace.status} (uncached, on an open keep-alive connection)`);
-      out(
-        `  ${trace.files.length} of our files passed; ${visits.length} visits, so ${visits.length - trace.files.length} re-entries (${totalEntries} entries counting each call of a loop)`,
-      );
-      const reentered = [...visitsOf].filter(([, count]) => count > 1).map(([file, count]) => `${file} ×${count}`);
-      out(`  visited more than once: ${reentered.join(', ') || 'none'}`);
-      out(`  path: ${visits.join(' → ')}`);
-    }
+/** The figures of one traced request: the files it passed, its visits (runs of entries into one file) and re-entries. */
+export interface PathFigures {
+  url: string;
+  status: number;
+  files: number;
+  visits: string[];
+  reentries: number;
+  /** Files visited more than once, with how often. */
+  reentered: string[];
+}
+
+function figuresOf(trace: Trace): PathFigures {
+  // A visit is a run of entries into one file: a loop calling another file's function once per
+  // client (a page's 25 copies out of the slot arena) is one visit, not 25.
+  const visits = trace.sequence.filter((file, i) => file !== trace.sequence[i - 1]);
+  const visitsOf = new Map<string, number>();
+  for (const file of visits) visitsOf.set(file, (visitsOf.get(file) ?? 0) + 1);
+  return {
+    url: trace.url,
+    status: trace.status,
+    files: trace.files.length,
+    visits,
+    reentries: visits.length - trace.files.length,
+    reentered: [...visitsOf].filter(([, count]) => count > 1).map(([file, count]) => `${file} ×${count}`),
+  };
+}
+
+/** Traces one request per URL through the tree at `root` in a child process, and resolves to each one's figures. */
+export function traceRequestPath(root: string, url?: string): Promise<PathFigures[]> {
+  const script = __filename.endsWith('.ts') ? __filename.replace(/\.ts$/, '.js') : __filename;
+  const args = [script, '--child', '--root', root, ...(url ? ['--url', url] : [])];
+  return new Promise((resolve, reject) => {
+    const run = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    run.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => run.kill('SIGKILL'), 120_000);
+    run.on('exit', (code) => {
+      clearTimeout(timer);
+      const line = stderr.split('\n').find((text) => text.startsWith(RESULT_MARK));
+      if (code !== 0 || !line) reject(new Error(`request-path: the traced server failed (exit ${code}):\n${stderr.slice(-3000)}`));
+      else resolve((JSON.parse(line.slice(RESULT_MARK.length)) as Trace[]).map(figuresOf));
+    });
   });
 }
 
+function parent(root: string): void {
+  traceRequestPath(root, argument('--url')).then(
+    (traces) => {
+      const out = (text = '') => process.stdout.write(`${text}\n`);
+      out(`request path in ${root}`);
+      for (const trace of traces) {
+        out(`\nGET ${trace.url} → ${trace.status} (uncached, on an open keep-alive connection)`);
+        out(`  ${trace.files} of our files passed; ${trace.visits.length} visits, so ${trace.reentries} re-entries`);
+        out(`  visited more than once: ${trace.reentered.join(', ') || 'none'}`);
+        out(`  path: ${trace.visits.join(' → ')}`);
+      }
+    },
+    (error: Error) => {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
+
 const root = path.resolve(argument('--root') ?? path.join(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? '../..' : '..'));
-if (process.argv.includes('--child')) void child(root);
-else parent(root);
+if (require.main === module) {
+  if (process.argv.includes('--child')) void child(root);
+  else parent(root);
+}

@@ -3,27 +3,8 @@
 // operation and status. A cause is the judge's (its rule and place: a header, a schema's field, a parameter) or a
 // check's own rule; a check that names no rule is a cause of its own.
 import { sentencesFor } from '../../contract/judge';
-import type { RunResult } from './results';
-
-/** One cause: what broke, where it was seen, the checks it failed, and how to see it. */
-export interface Cause {
-  key: string;
-  /** The rule and the place: `response.header Content-Security-Policy`. */
-  headline: string;
-  /** The rule id (the judge's or a check's), when one is known. */
-  rule?: string;
-  expected?: string;
-  actual?: string;
-  /** The sentences of openapi.yaml behind the rule that failed, nearest first. */
-  sentences: string[];
-  /** The first failing request, as a curl line. */
-  curl?: string;
-  /** Where it was seen: each operation with the statuses of its failing answers (`getClientsSimple 200 400`). */
-  seen: string[];
-  checks: string[];
-}
-
-export const firstLine = (text: string | undefined) => (text ?? '').split('\n')[0]!.trim();
+import { firstLine } from './results';
+import type { Cause, RunResult } from './results';
 
 /** Failed checks grouped by cause, most checks first; a cause keeps the first failure's expected, actual and curl. */
 export function groupCauses(results: readonly RunResult[]): Cause[] {

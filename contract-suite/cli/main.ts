@@ -27,9 +27,8 @@ import { junitOf, summaryOf } from './report';
 import { runSuite } from './run';
 
 export { EXIT, USAGE, exitCodeOf, junitOf, parseBaseUrl, runSuite, summaryOf };
-export { groupCauses, type Cause } from './causes';
-export type { RunResult } from './results';
-export type { SuiteRun } from './run';
+export { groupCauses } from './causes';
+export type { Cause, RunResult, SuiteRun } from './results';
 
 function writeFile(file: string, text: string): void {
   try {

@@ -4,7 +4,7 @@ import { DEFAULT_RUNS, DEFAULT_SEED } from '../property/properties';
 import { DEFAULT_API_KEY } from '../kit/target';
 import { DEFAULT_ORIGIN } from '../kit/context';
 import { StartError } from './errors';
-import { CAUSE_LINES, MAX_CAUSES, type Detail } from './report';
+import { CAUSE_LINES, MAX_CAUSES, type Detail } from './results';
 
 export const USAGE = `Usage: client-records-mock contract [--base-url URL] [options]
 

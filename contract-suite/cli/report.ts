@@ -2,9 +2,7 @@
 // terminal and a CI log show, the causes first.
 import { junitXml, type JunitCase, type JunitSuite } from '../../contract/junit-xml';
 import { describeCoverage } from '../kit/coverage';
-import { firstLine, type Cause } from './causes';
-import { EXIT, exitCodeOf } from './results';
-import type { SuiteRun } from './run';
+import { CAUSE_LINES, EXIT, exitCodeOf, firstLine, MAX_CAUSES, type Cause, type Detail, type SuiteRun } from './results';
 
 /** The run as JUnit XML: one suite per operation, one case per check; a failure names its causes, a skip its reason. */
 export function junitOf(run: Pick<SuiteRun, 'results' | 'causes'>, target: string): string {
@@ -36,19 +34,6 @@ export function junitOf(run: Pick<SuiteRun, 'results' | 'causes'>, target: strin
   return junitXml([...suites.values()]);
 }
 
-/**
- * How much a run prints. `summary`: every cause and the verdict, nothing else (what an agent or a glance wants).
- * `default`: what a CI log can carry — progress, the causes (each at most CAUSE_LINES lines, at most MAX_CAUSES of
- * them), suite errors, skipped checks, the coverage totals and the verdict; the JUnit file holds every check's
- * detail. `verbose`: every check's line as it runs, every cause, every sentence not enforced.
- */
-export type Detail = 'summary' | 'default' | 'verbose';
-
-/** The causes printed in full outside --verbose; the rest are counted, and every one is in the JUnit file. */
-export const MAX_CAUSES = 40;
-/** The lines one cause takes at most. */
-export const CAUSE_LINES = 7;
-
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** One cause in at most CAUSE_LINES lines: what broke, where it was seen, the sentence behind it, how to reproduce it. */
@@ -64,7 +49,7 @@ export function causeLines(cause: Cause, index: number): string[] {
     );
   if (cause.curl) lines.push(`   reproduce: ${cause.curl}`);
   lines.push(`   checks:   ${cause.checks[0]}${cause.checks.length > 1 ? ` | … (+${cause.checks.length - 1})` : ''}`);
-  return lines.map((line) => (line.length > 400 ? `${line.slice(0, 399)}…` : line));
+  return lines.slice(0, CAUSE_LINES).map((line) => (line.length > 400 ? `${line.slice(0, 399)}…` : line));
 }
 
 /** The causes, most checks first: all of them with --verbose and --summary, else the first MAX_CAUSES and a count of the rest. */

@@ -3,21 +3,12 @@
 import { operationPathname, type Exchange } from '../../contract/exchange';
 import { specContract, type SpecContract } from '../../contract/spec-contract';
 import { CheckContext, contractChecks, runCheck, withControlChecks, type CheckGroup, type ContractCheck, type Outcome } from '../registry';
-import { CoverageRecorder, type CoverageReport } from '../kit/coverage';
+import { CoverageRecorder } from '../kit/coverage';
 import { toCurl } from '../kit/http';
 import type { Target } from '../kit/target';
 import { describeOutcome, runProperties, type PropertyOutcome } from '../property/properties';
-import { groupCauses, type Cause } from './causes';
-import type { RunResult } from './results';
-
-export interface SuiteRun {
-  results: RunResult[];
-  property: PropertyOutcome;
-  requests: number;
-  coverage: CoverageReport;
-  causes: Cause[];
-  context: CheckContext;
-}
+import { groupCauses } from './causes';
+import type { RunResult, SuiteRun } from './results';
 
 /** A progress line every this many checks outside --verbose: a long run shows it is alive in a CI log. */
 const PROGRESS_EVERY = 50;

@@ -19,6 +19,7 @@
 // answer in the HTTP layer's own format is held to the status alone (expect.ts, expectRefusedByFront).
 import type { CheckContext, Define, OperationName } from '../kit/context';
 import type { ApiRequest, Exchange, KeyRole } from '../../contract/exchange';
+import { conformance } from '../../contract/conformance';
 import type { SpecContract, SpecOperation } from '../../contract/spec-contract';
 import {
   declaredMethods,
@@ -91,7 +92,7 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
           if (fromHttpLayer(exchange)) return expectRefusedByFront(context, exchange, [notAllowed.status, 400], answer);
           if (exchange.status !== 400) return expectNotAllowed(context, exchange, notAllowed, declared);
           // Refused as malformed before any route: still the document's 400, an ErrorDto with the declared headers.
-          const problems = context.contract.check(exchange);
+          const problems = conformance(context.contract, exchange);
           context.expect(
             problems.length === 0,
             exchange,

@@ -64,6 +64,14 @@ const MAX_PAGES_PER_WALK = 20;
 /** The Origin the CORS checks send unless --origin names another. */
 export const DEFAULT_ORIGIN = 'https://contract-suite.example';
 
+/**
+ * How a check ended: pass; fail (the deployment broke the contract); skip (its
+ * precondition is not in the deployment's data, with the reason); error (the
+ * check threw something else: a bug of the suite, never blamed on the
+ * deployment); unreachable (the target stopped answering connections).
+ */
+export type Outcome = 'pass' | 'fail' | 'skip' | 'error' | 'unreachable';
+
 /** The deployment broke the contract: the message, and the judge's violations when they are why. */
 export class ContractViolation extends Error {
   /** The judge's violations (side response) behind this failure; [] for a check's own assertion (then `rule` may name it). */

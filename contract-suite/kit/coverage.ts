@@ -3,10 +3,12 @@
 // statuses and parameters the run exercised, fed by every exchange of the run
 // (checks and generated requests alike) through the target's onExchange hook,
 // and which sentences of the document in use it enforced (sentences.ts).
-import { CoverageTally, type CoverageReport } from '../../contract/coverage-report';
+import { CoverageTally, type CoverageReport, type SentenceCoverage } from '../../contract/coverage-report';
 import { headerOf } from '../../contract/judge';
 import { operationPathname, type Exchange } from '../../contract/exchange';
-import { sentenceCoverage } from '../../contract/judge/sentences';
+import { SENTENCE_MAP, type SentenceEntry } from '../../contract/judge/sentence-map';
+import { specSentences } from '../../contract/judge/sentences';
+import type { OpenApiDocument } from '../../contract/spec';
 import type { SpecContract } from '../../contract/spec-contract';
 
 export type { CoverageReport };
@@ -65,4 +67,37 @@ export function describeCoverage(report: CoverageReport, sentences = true): stri
     for (const sentence of report.sentences.unenforced) lines.push(`    - ${sentence.id}: "${sentence.text}" — ${sentence.reason}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * The sentences of the document in use, enforced or not in this run: a
+ * sentence counts as enforced when a rule the table maps it to was applied
+ * (by the judge to an exchange, or by a check that ran to its end or failed).
+ * A sentence the table does not know (another version of the document, --spec)
+ * is reported as such.
+ */
+export function sentenceCoverage(document: OpenApiDocument, exercised: ReadonlySet<string>): SentenceCoverage {
+  const sentences = specSentences(document);
+  const unenforced = sentences.flatMap((sentence) => {
+    const entry: SentenceEntry | undefined = SENTENCE_MAP[sentence.id];
+    if (!entry)
+      return [
+        {
+          id: sentence.id,
+          text: sentence.text,
+          reason: "not in this suite's sentence table: a sentence this version of the suite does not know",
+        },
+      ];
+    if (entry.reason !== undefined) return [{ id: sentence.id, text: sentence.text, reason: entry.reason }];
+    const rules = entry.rules ?? [];
+    if (rules.some((rule) => exercised.has(rule))) return [];
+    return [
+      {
+        id: sentence.id,
+        text: sentence.text,
+        reason: `its rules (${rules.join(', ')}) were not applied in this run (checks skipped or failed to start)`,
+      },
+    ];
+  });
+  return { enforced: sentences.length - unenforced.length, total: sentences.length, unenforced };
 }

@@ -2,18 +2,10 @@
 // sentences ranked by nearness) and the small readings every response rule shares (a header, a paging value,
 // whether a part of the body broke its schema).
 import { headerOf } from './headers';
-import type { RequestJudgement } from './request';
-import { sentencesFor, type JudgeRule, type Violation } from './rules';
+import type { JudgeRule } from './rules';
+import { sentencesFor } from './sentences';
+import type { JudgedExchange, RequestJudgement, Violation } from './types';
 import type { SpecContract, SpecOperation } from '../spec-contract';
-import type { HeaderBag } from './headers';
-
-/** The answer as the judge reads it: the suite's http Exchange fits, and so does a proxy's (bytes after any content coding is removed). */
-export interface JudgedExchange {
-  status: number;
-  headers: HeaderBag;
-  /** The body's bytes, after Content-Encoding is undone. */
-  bytes: Uint8Array;
-}
 
 export class Judging {
   readonly violations: Violation[] = [];

@@ -1,10 +1,7 @@
 // The Link header of a list page against the paging arithmetic and RFC 8288 / RFC 3986.
 import { linkRelations, parseLinkHeader } from '../link-header';
-import type { SpecContract } from '../spec-contract';
-import { Judging, parameterDefault, pagingValue } from './judging';
+import { parameterDefault, type Judging } from './judging';
 import { parseQuery } from './query';
-import { judgeRequest, type JudgedRequestInput } from './request';
-import type { Violation } from './rules';
 import { show } from './words';
 
 const PAGING = ['page', 'pageSize'];
@@ -68,17 +65,4 @@ export function linkRules(j: Judging, header: string, total: number, page: numbe
         `<${target.length > 120 ? `${target.slice(0, 120)}…` : target}> ${problems.join('; ')}`,
       );
   }
-}
-
-/**
- * The Link rules alone, for a Link header given to a request with a total
- * (used on the document's own Link example): [] when it names the right pages.
- */
-export function linkViolations(contract: SpecContract, request: JudgedRequestInput, header: string, total: number): Violation[] {
-  const judged = judgeRequest(contract, request);
-  const j = new Judging(contract, judged, { status: 200, headers: {}, bytes: new Uint8Array() }, undefined);
-  const page = pagingValue(j, 'page');
-  const size = pagingValue(j, 'pageSize');
-  if (page !== undefined && size !== undefined) linkRules(j, header, total, page, size);
-  return j.violations;
 }

@@ -9,45 +9,13 @@
 import { headerOf, type HeaderBag } from './headers';
 import { preferPlan } from './prefer';
 import { parseQuery, type QueryPair } from './query';
-import { sentencesFor, type JudgeOptions, type JudgeRule, type Violation } from './rules';
+import type { JudgeRule } from './rules';
+import { sentencesFor } from './sentences';
+import type { JudgedRequestInput, JudgeOptions, RequestJudgement, Violation } from './types';
 import { ajvReason, describeParameterSchema, show } from './words';
 import type { SpecContract, SpecOperation, SpecParameter } from '../spec-contract';
 
 type Json = Record<string, unknown>;
-
-export interface JudgedRequestInput {
-  method: string;
-  /** Path and query exactly as sent (percent-encoded), below the deployment's base path: `/api/v1/Client/Simple?pageSize=5`. */
-  path: string;
-  headers: HeaderBag;
-  /** The absolute URL the request went to, for relative Link references (default `http://localhost` + path). */
-  url?: string;
-  /** Whether the deployment accepts the credential sent: the suite knows (its key or a wrong one); a proxy does not (undefined). */
-  keyAccepted?: boolean;
-}
-
-export interface RequestJudgement {
-  /** undefined: the path is no operation's. */
-  operationId?: string;
-  /** Side `request`: what the request breaks ([] = a valid request). */
-  violations: Violation[];
-  /** What openapi.yaml allows as the answer to this very request. */
-  allowedStatuses: readonly number[];
-  /** The request judged. */
-  request: JudgedRequestInput;
-  /** What kind of request: an operation's GET, a CORS preflight, another method on a known path, or a path that is no operation. */
-  kind: 'operation' | 'preflight' | 'method' | 'unknown-path';
-  /** The documented query parameters as decoded (the first value of each). */
-  query: ReadonlyMap<string, string>;
-  /** The path parameters, percent-decoded. */
-  pathParams: Readonly<Record<string, string>>;
-  /** The request asks a mock for a named example or a status (`Prefer`): the data and paging rules do not bind the answer. */
-  mockControlled: boolean;
-  /** Why these statuses, in words, for messages. */
-  why: string;
-  /** The parameters the request's violations name (a 400's Message must name one of them). */
-  offending: readonly string[];
-}
 
 /** A parameter's raw text as the JSON value its schema types it as, so Ajv can judge it (`12` → 12 for an integer). */
 function coerce(raw: string, schema: Json): unknown {

@@ -15,11 +15,14 @@ import { content } from './body';
 import { corsRules, judgePreflight } from './cors';
 import { detailRules, listedButMissing } from './detail';
 import { errorRules } from './error-rules';
-import { Judging, type JudgedExchange } from './judging';
+import { Judging, pagingValue } from './judging';
+import type { JudgedExchange } from './types';
+import { linkRules } from './links';
 import { listRules } from './lists';
 import type { ExchangeMemory } from './memory';
-import type { RequestJudgement } from './request';
-import type { JudgeOptions, Violation } from './rules';
+import { judgeRequest } from './request';
+import type { JudgedRequestInput, RequestJudgement } from './types';
+import type { JudgeOptions, Violation } from './types';
 import { ajvReason, describeParameterSchema, show } from './words';
 import { pointerSegment } from '../spec';
 import type { SpecContract, SpecResponse } from '../spec-contract';
@@ -151,4 +154,17 @@ function statusReasons(judged: RequestJudgement): string[] {
   if (judged.kind === 'unknown-path') return ['request.path'];
   if (judged.kind === 'preflight') return ['cors.preflight'];
   return ['response.status', 'response.schema'];
+}
+
+/**
+ * The Link rules alone, for a Link header given to a request with a total
+ * (used on the document's own Link example): [] when it names the right pages.
+ */
+export function linkViolations(contract: SpecContract, request: JudgedRequestInput, header: string, total: number): Violation[] {
+  const judged = judgeRequest(contract, request);
+  const j = new Judging(contract, judged, { status: 200, headers: {}, bytes: new Uint8Array() }, undefined);
+  const page = pagingValue(j, 'page');
+  const size = pagingValue(j, 'pageSize');
+  if (page !== undefined && size !== undefined) linkRules(j, header, total, page, size);
+  return j.violations;
 }

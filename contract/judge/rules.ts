@@ -1,27 +1,7 @@
 // The judge's catalogue: every rule id the contract applies, the judge's per-exchange rules and the contract
-// suite's own checks alike, with what each holds, and the shape of a broken rule (a Violation). One catalogue,
+// suite's own checks alike, with what each holds. One catalogue,
 // so the sentence table (sentence-map.ts) can map every sentence of openapi.yaml to ids that exist, and a report
 // can group causes by rule whoever found them (the suite, the proxy).
-import { sentencesFor } from './sentences';
-
-export type Side = 'request' | 'response';
-
-export interface Violation {
-  /** Stable rule id, e.g. `response.schema`, `list.link`, `request.unknown-parameter` (JUDGE_RULES lists them). */
-  rule: string;
-  /** Ids of the spec sentences this rule enforces (the sentence table, sentence-map.ts). */
-  sentences: string[];
-  side: Side;
-  /** The operationId, or `routing` for a path that is no operation. */
-  operation: string;
-  /** One line. */
-  expected: string;
-  /** One line. */
-  actual: string;
-  /** Grouping key: the same rule and place (a header, a schema's field, a parameter) → the same cause, on any operation or status. */
-  cause: string;
-}
-
 /** Every rule id the judge applies, with what it holds. The sentence table maps sentences to these (and to the checks' own rules). */
 export const JUDGE_RULES = {
   'request.path': 'the path is one of the document (exact, case-sensitive, no trailing slash)',
@@ -147,10 +127,3 @@ export const RULES: Readonly<Record<RuleId, string>> = { ...JUDGE_RULES, ...CHEC
 export function isRule(id: string): id is RuleId {
   return Object.hasOwn(RULES, id);
 }
-
-export interface JudgeOptions {
-  /** Collects the ids of the rules that were applied (the coverage of the sentence table). */
-  applied?: Set<string>;
-}
-
-export { sentencesFor };

@@ -8,7 +8,6 @@
 // can; tests/contract/sentences.test.ts fails when a sentence of the document
 // has neither, so a sentence added to the spec cannot go unchecked silently.
 import { createHash } from 'node:crypto';
-import type { SentenceCoverage } from '../coverage-report';
 import type { OpenApiDocument } from '../spec';
 import { SENTENCE_MAP, type SentenceEntry } from './sentence-map';
 
@@ -185,37 +184,4 @@ export function sentencesFor(rule: string): string[] {
       for (const ruleId of entry.rules ?? []) byRule.set(ruleId, [...(byRule.get(ruleId) ?? []), id]);
   }
   return byRule.get(rule) ?? [];
-}
-
-/**
- * The sentences of the document in use, enforced or not in this run: a
- * sentence counts as enforced when a rule the table maps it to was applied
- * (by the judge to an exchange, or by a check that ran to its end or failed).
- * A sentence the table does not know (another version of the document, --spec)
- * is reported as such.
- */
-export function sentenceCoverage(document: OpenApiDocument, exercised: ReadonlySet<string>): SentenceCoverage {
-  const sentences = specSentences(document);
-  const unenforced = sentences.flatMap((sentence) => {
-    const entry: SentenceEntry | undefined = SENTENCE_MAP[sentence.id];
-    if (!entry)
-      return [
-        {
-          id: sentence.id,
-          text: sentence.text,
-          reason: "not in this suite's sentence table: a sentence this version of the suite does not know",
-        },
-      ];
-    if (entry.reason !== undefined) return [{ id: sentence.id, text: sentence.text, reason: entry.reason }];
-    const rules = entry.rules ?? [];
-    if (rules.some((rule) => exercised.has(rule))) return [];
-    return [
-      {
-        id: sentence.id,
-        text: sentence.text,
-        reason: `its rules (${rules.join(', ')}) were not applied in this run (checks skipped or failed to start)`,
-      },
-    ];
-  });
-  return { enforced: sentences.length - unenforced.length, total: sentences.length, unenforced };
 }

@@ -9,7 +9,8 @@ import { loadSpec, type OpenApiDocument } from '../../contract/spec';
 import { contractChecks } from '../../contract-suite/registry';
 import { JUDGE_RULES } from '../../contract/judge';
 import { SENTENCE_MAP } from '../../contract/judge/sentence-map';
-import { sentenceCoverage, specSentences, splitSentences } from '../../contract/judge/sentences';
+import { specSentences, splitSentences } from '../../contract/judge/sentences';
+import { sentenceCoverage } from '../../contract-suite/kit/coverage';
 
 const document = loadSpec();
 const sentences = specSentences(document);
