@@ -87,7 +87,7 @@ export async function openState(settings: Readonly<MockSettings>, logger: Logger
     process: processLabel(),
     logger,
   }).catch((error: unknown) => {
-    throw new Error(`invalid --state (STATE): ${(error as Error).message}`);
+    throw new Error(`invalid --state (STATE): ${(error as Error).message}`, { cause: error });
   });
 }
 
@@ -100,7 +100,9 @@ export async function openState(settings: Readonly<MockSettings>, logger: Logger
 export function controlFor(settings: Readonly<MockSettings>, store?: StateStore): Control | undefined {
   if (!controlWanted(settings)) return undefined;
   if (settings.state !== undefined && !store) {
-    throw new Error('state: a Redis store is opened by startServer or the serve command (openState); in-process handlers keep their state in memory');
+    throw new Error(
+      'state: a Redis store is opened by startServer or the serve command (openState); in-process handlers keep their state in memory',
+    );
   }
   const source = settings.dataFile
     ? `mock, data ${path.basename(settings.dataFile)}`

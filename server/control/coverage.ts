@@ -150,7 +150,11 @@ export class ConsumerCoverage {
   }
 
   /** The documented parameters one exchange sent: its operation (undefined: none), raw query and request headers. */
-  names(operationId: string | undefined, query: string, headers: Readonly<Record<string, string | string[] | undefined>>): readonly string[] {
+  names(
+    operationId: string | undefined,
+    query: string,
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+  ): readonly string[] {
     const documented = operationId === undefined ? undefined : this.parameters.get(operationId);
     if (!documented) return NO_NAMES;
     // The same URLs come again and again (a page polled, a test re-run): their parameters are found once.

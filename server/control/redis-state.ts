@@ -262,7 +262,7 @@ export class RedisState implements StateStore {
       command.disconnect();
       subscriber.disconnect();
       const reason = lastError || (error as Error).message;
-      throw new Error(`no Redis answered at ${shownUrl(options.url)} within ${CONNECT_DEADLINE_MS / 1000} s (${reason})`);
+      throw new Error(`no Redis answered at ${shownUrl(options.url)} within ${CONNECT_DEADLINE_MS / 1000} s (${reason})`, { cause: error });
     } finally {
       clearTimeout(timer);
     }
@@ -300,10 +300,12 @@ export class RedisState implements StateStore {
         .get(`${this.p}server`)
         .hgetall(`${this.p}own`)
         .exec()
-        .then((replies) => replies!.map(([error, value]) => {
-          if (error) throw error;
-          return value;
-        }))) as [string | null, string | null, Record<string, string>];
+        .then((replies) =>
+          replies!.map(([error, value]) => {
+            if (error) throw error;
+            return value;
+          }),
+        )) as [string | null, string | null, Record<string, string>];
       this.applied = Number(version ?? 0);
       this.server = server === null ? undefined : { text: server };
       this.serverChoiceCache = undefined;
@@ -493,7 +495,10 @@ export class RedisState implements StateStore {
       kept.choice = this.table.parse(header, 'the stored scenario');
     } catch {
       // Written by a mock serving another spec: normal here, said once.
-      this.options.logger.warn({ store: this.name, scenario: header }, 'state store holds a scenario this spec does not have; answered as normal');
+      this.options.logger.warn(
+        { store: this.name, scenario: header },
+        'state store holds a scenario this spec does not have; answered as normal',
+      );
       kept.choice = this.table.normal;
     }
     return kept.choice;
@@ -569,7 +574,9 @@ export class RedisState implements StateStore {
       this.journalSkipped = 0;
     }
     if (this.serverTouch.requests > 0) {
-      batch.hincrby(`${p}server:stats`, 'requests', this.serverTouch.requests).hset(`${p}server:stats`, 'lastSeen', this.serverTouch.lastSeen);
+      batch
+        .hincrby(`${p}server:stats`, 'requests', this.serverTouch.requests)
+        .hset(`${p}server:stats`, 'lastSeen', this.serverTouch.lastSeen);
       this.serverTouch = { requests: 0, lastSeen: 0 };
       commands += 1;
     }
@@ -609,7 +616,8 @@ export class RedisState implements StateStore {
       })
       .finally(() => {
         this.flushing = false;
-        if (this.journalPending.length > 0 || this.serverTouch.requests > 0 || this.touches.size > 0 || this.counts.requests > 0) this.schedule();
+        if (this.journalPending.length > 0 || this.serverTouch.requests > 0 || this.touches.size > 0 || this.counts.requests > 0)
+          this.schedule();
       });
   }
 
@@ -704,10 +712,12 @@ export class RedisState implements StateStore {
         .get(`${p}server`)
         .hmget(`${p}server:stats`, 'requests', 'lastSeen')
         .exec()
-        .then((replies) => replies!.map(([error, value]) => {
-          if (error) throw error;
-          return value;
-        }))) as [string[], number, string | null, (string | null)[]];
+        .then((replies) =>
+          replies!.map(([error, value]) => {
+            if (error) throw error;
+            return value;
+          }),
+        )) as [string[], number, string | null, (string | null)[]];
       const serverRecord = this.serverRecord(server, stats);
       const [own, requests, seen] =
         names.length === 0
@@ -729,7 +739,9 @@ export class RedisState implements StateStore {
 
   async journal(query: JournalQuery): Promise<JournalPage> {
     const processes = await this.barrier();
-    const [texts, ids] = await this.call(() => Promise.all([this.command.lrange(`${this.p}journal`, 0, -1), this.command.get(`${this.p}journal:ids`)]));
+    const [texts, ids] = await this.call(() =>
+      Promise.all([this.command.lrange(`${this.p}journal`, 0, -1), this.command.get(`${this.p}journal:ids`)]),
+    );
     const matching: JournalEntry[] = [];
     for (let i = texts.length - 1; i >= 0; i--) {
       const entry = JSON.parse(texts[i]!) as JournalEntry;

@@ -46,7 +46,11 @@ interface Answer {
   json: () => Record<string, unknown>;
 }
 
-async function call(baseUrl: string, target: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Answer> {
+async function call(
+  baseUrl: string,
+  target: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Answer> {
   const response = await fetch(baseUrl + target, {
     method: init.method ?? 'GET',
     headers: { ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...init.headers },
@@ -113,7 +117,7 @@ suite('three replicas behind nginx, sharing their state through Redis', () => {
     expect(coverages.map((report) => (report.totals as { requests: number }).requests)).toEqual([30, 30, 30]);
   });
 
-  test('the example frontend\'s Playwright tests through the balancer → pass, each test in its own session whichever replica answers', async () => {
+  test("the example frontend's Playwright tests through the balancer → pass, each test in its own session whichever replica answers", async () => {
     const chromium = missing(process.env.CHROMIUM_PATH || '/usr/bin/chromium');
     if (chromium) return console.log(chromium);
     const cli = path.join(ROOT, 'node_modules/@playwright/test/cli.js');
@@ -133,7 +137,12 @@ suite('three replicas behind nginx, sharing their state through Redis', () => {
     clearTimeout(timer);
     const page = await journal(replicas[1]!.baseUrl, 'operation=getClientsExtended&limit=10000');
     // The run's summary, for the report that reads this test's output.
-    console.log(output.split('\n').filter((line) => /passed|failed|flaky|skipped/.test(line)).join('\n'));
+    console.log(
+      output
+        .split('\n')
+        .filter((line) => /passed|failed|flaky|skipped/.test(line))
+        .join('\n'),
+    );
 
     expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
     expect(new Set(page.entries.map((entry) => entry.process.pid)).size).toBe(3);
@@ -147,10 +156,15 @@ suite('three replicas behind nginx, sharing their state through Redis', () => {
     const plain = await Promise.all(replicas.map((replica) => api(replica.baseUrl)));
     const session = await statuses(6, { 'X-Mock-Session': 'k1' });
     const control = await Promise.all(replicas.map((replica) => call(replica.baseUrl, '/__control/scenario')));
-    await until(() => replicas.every((replica) => replica.stdout().includes('state store unreachable')), 'a log line in every replica', 5_000);
+    await until(
+      () => replicas.every((replica) => replica.stdout().includes('state store unreachable')),
+      'a log line in every replica',
+      5_000,
+    );
     await redis!.restart();
     await until(
-      async () => (await Promise.all(replicas.map((replica) => call(replica.baseUrl, '/__control/scenario')))).every((a) => a.status === 200),
+      async () =>
+        (await Promise.all(replicas.map((replica) => call(replica.baseUrl, '/__control/scenario')))).every((a) => a.status === 200),
       'the control API back on every replica',
       15_000,
     );

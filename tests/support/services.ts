@@ -203,7 +203,7 @@ ${upstreams.map((upstream) => `    server ${upstream};`).join('\n')}
   } catch (error) {
     const log = fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
     await stop();
-    throw new Error(`${(error as Error).message} ${output} ${log}`);
+    throw new Error(`${(error as Error).message} ${output} ${log}`, { cause: error });
   }
   return { url: `http://127.0.0.1:${port}`, stop };
 }
