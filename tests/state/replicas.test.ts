@@ -1,6 +1,6 @@
 // Three replicas of the built CLI behind a real load balancer (Debian's nginx,
 // round-robin) sharing their state through a real Redis (Debian's
-// redis-server), both started here (tests/support/services.ts): a switch made
+// redis-server), both started here (tools/services.ts): a switch made
 // through any replica holds on all three at once, a read through any replica
 // holds every exchange answered before it, the example frontend's Playwright
 // run (a session per test) passes through the balancer, Redis killed and
@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { API_KEY, ROOT, spawnServer, type SpawnedServer } from '../support/servers';
-import { missing, NGINX, REDIS_SERVER, startNginx, startRedis, until, type Nginx, type RedisServer } from '../support/services';
+import { missing, NGINX, REDIS_SERVER, startNginx, startRedis, until, type Nginx, type RedisServer } from '../../tools/services';
 
 jest.setTimeout(300_000);
 

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { startServer } from '../../server';
 import { loadConfig } from '../../server/process/config';
 import { MAIN_JS } from '../support/servers';
-import { freePort } from '../support/services';
+import { freePort } from '../../tools/processes';
 
 jest.setTimeout(60_000);
 

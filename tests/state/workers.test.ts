@@ -10,7 +10,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { API_KEY, spawnServer, type SpawnedServer } from '../support/servers';
-import { missing, REDIS_SERVER, startRedis, type RedisServer } from '../support/services';
+import { missing, REDIS_SERVER, startRedis, type RedisServer } from '../../tools/services';
 
 jest.setTimeout(120_000);
 

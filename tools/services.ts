@@ -1,15 +1,16 @@
-// Real services the shared-state tests run against, started by the tests
-// themselves: Debian's redis-server and nginx, each on a port the system gave
-// (redis-server refuses --port 0, nginx cannot report one: a free port is
-// asked of the system, then handed over), each waited for with a deadline and
-// killed by the test that started it. When a binary is missing, `missing()`
-// says which, and the tests skip with that line (`.ci/run` installs both from
-// Debian when missing; CONTRIBUTING.md says so).
+// Real services the shared-state tests (tests/state/) and the state bench
+// (bench/state.ts) run against, started by them: Debian's redis-server and
+// nginx, each on a port the system gave (redis-server refuses --port 0, nginx
+// cannot report one: a free port is asked of the system, then handed over),
+// each waited for with a deadline and killed by whoever started it. When a
+// binary is missing, `missing()` says which, and the tests skip with that line
+// (`.ci/run` installs both from Debian when missing; CONTRIBUTING.md says so).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './processes';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 export const NGINX = '/usr/sbin/nginx';
@@ -19,18 +20,6 @@ export function missing(...binaries: string[]): string | undefined {
   const absent = binaries.filter((binary) => !fs.existsSync(binary));
   if (absent.length === 0) return undefined;
   return `skipped: ${absent.join(' and ')} not installed (apt-get install redis-server nginx; .ci/run installs them)`;
-}
-
-/** A port the system gives to a listener on 127.0.0.1, released for the caller to take. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Waits until `ready()` holds, checking every 50 ms; rejects with `what` after `timeoutMs`. */
