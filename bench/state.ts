@@ -1,12 +1,15 @@
-// npm run bench:state [-- --rounds 5 --seconds 3 --connections 10]
+// npm run bench:state [-- --rounds 7 --requests 20000 --connections 10]
 //
 // What the shared state costs per request (docs/control.md, "More than one
-// process"), on 127.0.0.1 only, bounded in time: the built CLI with its state
-// in memory (the default) and with --state on a redis-server started here,
-// side by side, rotating order, on a plain request (a cached Simple page, no
-// session) and on the same request with an X-Mock-Session (journaled and
-// touched under the session); the figure is the median of per-round ratios
-// (Redis ÷ memory), the only thing two noisy cores measure. Then Redis's
+// process"), on 127.0.0.1 only, bounded in count and time: the built CLI with
+// its state in memory (the default) and with --state on a redis-server started
+// here, side by side, rotating order, on a plain request (a cached Simple
+// page, no session) and on the same request with an X-Mock-Session (journaled
+// and touched under the session). Each round sends --requests requests to
+// each and reads the CPU time the mock (and Redis) spent per request, which
+// other load on the machine inflates far less than wall time; the figure is
+// the median of per-round ratios (Redis mode ÷ memory mode), the
+// requests per second beside it for what they are worth. Then Redis's
 // memory: the journal after --journal-size entries whose every text is over
 // its cut, and the session keys after twice SESSION_CAPACITY distinct
 // sessions (trimmed to the capacity), read with MEMORY USAGE.
@@ -15,7 +18,7 @@ import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { CUT } from '../server/control/journal';
 import { SESSION_CAPACITY } from '../server/control/sessions';
-import { HOST, median, startOurServer, stopAllOnExit, type Started } from '../tools/processes';
+import { cpuMs, HOST, median, startOurServer, stopAllOnExit, type Started } from '../tools/processes';
 import { missing, REDIS_SERVER, startRedis } from '../tools/services';
 
 function option(name: string, fallback: number): number {
@@ -30,9 +33,29 @@ function option(name: string, fallback: number): number {
 
 const PAGE = '/api/v1/Client/Simple?pageSize=25';
 
-async function rps(server: Started, seconds: number, connections: number, headers: Record<string, string>): Promise<number> {
-  const result = await autocannon({ url: `http://${HOST}:${server.port}${PAGE}`, connections, duration: seconds, headers });
-  return result.requests.average;
+interface Cost {
+  /** The mock's CPU time per request, µs. */
+  mockUs: number;
+  /** Redis's CPU time per request, µs (0 for the in-memory mode). */
+  redisUs: number;
+  rps: number;
+}
+
+async function cost(
+  server: Started,
+  redisPid: number,
+  amount: number,
+  connections: number,
+  headers: Record<string, string>,
+): Promise<Cost> {
+  const mockBefore = cpuMs(server.pid);
+  const redisBefore = redisPid ? cpuMs(redisPid) : 0;
+  const result = await autocannon({ url: `http://${HOST}:${server.port}${PAGE}`, connections, amount, headers });
+  return {
+    mockUs: ((cpuMs(server.pid) - mockBefore) * 1000) / amount,
+    redisUs: redisPid ? ((cpuMs(redisPid) - redisBefore) * 1000) / amount : 0,
+    rps: result.requests.average,
+  };
 }
 
 /** `count` requests, 16 at a time, each with its own session or texts over their cuts. */
@@ -62,8 +85,8 @@ async function main(): Promise<void> {
     return;
   }
   stopAllOnExit();
-  const rounds = option('rounds', 5);
-  const seconds = option('seconds', 3);
+  const rounds = option('rounds', 7);
+  const requests = option('requests', 20_000);
   const connections = option('connections', 10);
   const redis = await startRedis();
   try {
@@ -71,23 +94,34 @@ async function main(): Promise<void> {
     const shared = await startOurServer('ours, --state redis', ['--state', redis.url]);
     const kinds = { plain: { 'X-Api-Key': 'dev-key' }, session: { 'X-Api-Key': 'dev-key', 'X-Mock-Session': 'bench-session' } };
     // Warm both: the cache holds the page, the validator has seen it.
-    for (const server of [memory, shared]) await rps(server, 1, connections, kinds.plain);
-    process.stdout.write(`${rounds} rounds of ${seconds} s, ${connections} connections, GET ${PAGE}, order rotating\n`);
-    const ratios: Record<keyof typeof kinds, number[]> = { plain: [], session: [] };
+    for (const server of [memory, shared]) await cost(server, 0, 2_000, connections, kinds.plain);
+    process.stdout.write(`${rounds} rounds of ${requests} requests each, ${connections} connections, GET ${PAGE}, order rotating\n`);
+    const ratios: Record<keyof typeof kinds, { mock: number[]; total: number[]; rps: number[] }> = {
+      plain: { mock: [], total: [], rps: [] },
+      session: { mock: [], total: [], rps: [] },
+    };
     for (let round = 0; round < rounds; round++) {
       for (const kind of Object.keys(kinds) as (keyof typeof kinds)[]) {
         const order = round % 2 === 0 ? [memory, shared] : [shared, memory];
-        const figures = new Map<Started, number>();
-        for (const server of order) figures.set(server, await rps(server, seconds, connections, kinds[kind]));
-        const ratio = figures.get(shared)! / figures.get(memory)!;
-        ratios[kind].push(ratio);
+        const figures = new Map<Started, Cost>();
+        for (const server of order)
+          figures.set(server, await cost(server, server === shared ? redis.pid() : 0, requests, connections, kinds[kind]));
+        const m = figures.get(memory)!;
+        const r = figures.get(shared)!;
+        ratios[kind].mock.push(r.mockUs / m.mockUs);
+        ratios[kind].total.push((r.mockUs + r.redisUs) / m.mockUs);
+        ratios[kind].rps.push(r.rps / m.rps);
         process.stdout.write(
-          `  round ${round + 1} ${kind.padEnd(7)} memory ${Math.round(figures.get(memory)!)} req/s, redis ${Math.round(figures.get(shared)!)} req/s: ${ratio.toFixed(2)}\n`,
+          `  round ${round + 1} ${kind.padEnd(7)} memory ${m.mockUs.toFixed(1)} µs CPU/request (${Math.round(m.rps)} req/s) | ` +
+            `redis: mock ${r.mockUs.toFixed(1)} µs + redis-server ${r.redisUs.toFixed(1)} µs (${Math.round(r.rps)} req/s)\n`,
         );
       }
     }
     for (const kind of Object.keys(kinds) as (keyof typeof kinds)[]) {
-      process.stdout.write(`${kind}: redis / memory, median of per-round ratios ${median(ratios[kind]).toFixed(2)}\n`);
+      process.stdout.write(
+        `${kind}: redis mode ÷ memory mode, medians of per-round ratios: the mock's CPU per request ${median(ratios[kind].mock).toFixed(2)}, ` +
+          `with redis-server's ${median(ratios[kind].total).toFixed(2)}; requests per second ${median(ratios[kind].rps).toFixed(2)}\n`,
+      );
     }
 
     // Redis's memory: twice the session capacity, then a full journal of the longest entries.

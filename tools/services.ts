@@ -70,6 +70,8 @@ function startService(command: string, args: string[], ready: RegExp, timeoutMs:
 export interface RedisServer {
   url: string;
   port: number;
+  /** The running redis-server's pid (0 while it is down). */
+  pid(): number;
   /** Kills it at once (SIGKILL), as a crash would: what it had written to its append-only file survives. */
   kill(): Promise<void>;
   /** Starts it again on the same port and directory (its state read back from the append-only file). */
@@ -100,6 +102,7 @@ export async function startRedis(timeoutMs = 10_000): Promise<RedisServer> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pid: () => service?.child.pid ?? 0,
     kill,
     restart: async () => {
       await kill();
