@@ -71,7 +71,7 @@ export class Control {
     const table = new ScenarioTable(spec.document, this.settings.seed);
     if (!this.tally) {
       const initial = this.settings.scenario === undefined ? undefined : table.parse(this.settings.scenario, '--scenario');
-      this.store.useTable(table, initial === table.normal ? undefined : initial);
+      this.store.useTable(table, initial?.kind === 'normal' ? undefined : initial);
       this.tally = new ConsumerCoverage(spec.document, table.definitions, this.settings.source, this.settings.run);
     } else {
       this.store.useTable(table);
