@@ -31,7 +31,8 @@
 // the TTL, --state-ttl, are kept by trimming it), `own`, `requests`, `seen`
 // (hashes by session), `journal` (a list capped at --journal-size by LTRIM),
 // `journal:ids`, `coverage` (a hash of counts), `version`. A standalone Redis
-// (the scripts build key names from the prefix), not Redis Cluster.
+// (the scripts build key names from the prefix), not Redis Cluster; Redis 6.2
+// or later (ZADD GT).
 import { randomUUID } from 'node:crypto';
 import { Redis, type ChainableCommander } from 'ioredis';
 import type { Logger } from 'pino';
@@ -283,8 +284,12 @@ export class RedisState implements StateStore {
   /** Subscribes to the changes and to this process's acknowledgements, then reads the copy. */
   private async listen(): Promise<void> {
     this.subscriber.on('message', (channel: string, text: string) => {
-      if (channel === this.events()) this.hear(JSON.parse(text) as Message);
-      else this.heard(text);
+      try {
+        if (channel === this.events()) this.hear(JSON.parse(text) as Message);
+        else this.heard(text);
+      } catch {
+        // Not one of ours (another program publishing under the prefix): ignored, never a crash.
+      }
     });
     await this.subscriber.subscribe(this.events(), this.ackChannel(this.id));
     await this.reload();
