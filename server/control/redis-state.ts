@@ -199,6 +199,7 @@ export class RedisState implements StateStore {
   private applied = 0;
   /** Messages heard while the copy is being read again, applied after it. */
   private held: Message[] | undefined;
+  private reloading: Promise<void> | undefined;
   private nonce = 0;
   private readonly waiting = new Map<string, { heard: (label: ProcessLabel) => void }>();
   // What is written behind.
@@ -296,7 +297,13 @@ export class RedisState implements StateStore {
   }
 
   /** Reads the server's scenario and every session's own from Redis into the copy; changes heard meanwhile are applied after it. */
-  private async reload(): Promise<void> {
+  private reload(): Promise<void> {
+    // Both connections' 'ready' may ask at once: one reading at a time, or the messages held for the first would be lost.
+    this.reloading ??= this.read().finally(() => (this.reloading = undefined));
+    return this.reloading;
+  }
+
+  private async read(): Promise<void> {
     this.held = [];
     try {
       const [version, server, own] = (await this.command
