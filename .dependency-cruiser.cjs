@@ -185,6 +185,28 @@ module.exports = {
       to: { path: '^server/pipeline/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'state-stores-need-no-node',
+      severity: 'error',
+      comment:
+        "The state store's interface and the in-memory store, and the control files they stand on, also run in a browser's service worker (the in-process handlers): no Node built-in.",
+      from: { path: '^server/control/(state|memory-state|sessions|journal|coverage|scenarios)[.]ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'state-stores-need-no-express',
+      severity: 'error',
+      comment: 'The same files never load Express or ioredis: the Redis store is its own file (redis-state.ts), loaded only with --state.',
+      from: { path: '^server/control/(state|memory-state|sessions|journal|coverage|scenarios)[.]ts$' },
+      to: { path: ['node_modules/(express|express-openapi-validator|ioredis)/', '^server/control/redis-state[.]ts$'] },
+    },
+    {
+      name: 'redis-loaded-only-with-state',
+      severity: 'error',
+      comment: 'ioredis loads only when --state is given: redis-state.ts is reached by a dynamic import (mock.ts, openState) alone.',
+      from: { pathNot: '^server/control/redis-state[.]ts$' },
+      to: { path: ['^server/control/redis-state[.]ts$', 'node_modules/ioredis/'], dependencyTypesNot: ['dynamic-import', 'type-only'] },
+    },
+    {
       name: 'listener-not-above-itself',
       severity: 'error',
       comment: 'The socket layer serves whatever app it is given; the process above it starts it.',

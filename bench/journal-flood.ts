@@ -13,14 +13,13 @@
 //    the control API on and off, rotating order: the server's CPU time per request
 //    (what the hook costs, whatever else the machine runs), median of per-round ratios.
 // Exit code 1 when a bound is broken. Figures are only as quiet as the machine.
-import fs from 'node:fs';
 import http from 'node:http';
 import autocannon from 'autocannon';
 import { createMock } from '../server/index';
 import { startHttpServer } from '../server/listener/http-server';
 import { CUT, MAX_ENTRY_CHARS } from '../server/control/journal';
 import { SESSION_CAPACITY } from '../server/control/sessions';
-import { HOST, median, startOurServer, stopAllOnExit } from '../tools/processes';
+import { cpuMs, HOST, median, startOurServer, stopAllOnExit } from '../tools/processes';
 
 /** What an entry object, its header record and its strings' headers cost beyond their characters (V8, 64-bit): counted high. */
 const ENTRY_OVERHEAD_BYTES = 1024;
@@ -96,11 +95,6 @@ async function growth(options: {
 }
 
 /** The CPU time a process has used, in ms (/proc/PID/stat: utime + stime, in clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 /**
  * `amount` requests for one cached Simple page: the server's CPU time per request (what the
  * control room's hook adds, whatever else the machine is doing) and the throughput seen.

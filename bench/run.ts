@@ -311,8 +311,10 @@ interface WorkersFigure {
   twoWorkersRssMb: number;
 }
 
-async function workers(ids: Ids, single: Started): Promise<WorkersFigure[]> {
-  const two = await startOurServer('ours --workers 2', ['--workers', '2']);
+/** Two workers against one, the control API off on both (workers share control state only through --state, a Redis this bench does not run). */
+async function workers(ids: Ids): Promise<WorkersFigure[]> {
+  const single = await startOurServer('ours 1 worker, control off', ['--control', 'off']);
+  const two = await startOurServer('ours --workers 2, control off', ['--workers', '2', '--control', 'off']);
   // Both workers must be up (the primary prints its line when they are); the probe may hit the first alone.
   await sleep(1500);
   const figures: WorkersFigure[] = [];
@@ -323,7 +325,7 @@ async function workers(ids: Ids, single: Started): Promise<WorkersFigure[]> {
     figures.push({ endpoint: endpoint.name, oneWorker, twoWorkers, twoWorkersRssMb: rssMb(two.pid, true) });
     log(`  ${endpoint.name.padEnd(24)} 1 worker ${fmt(oneWorker.rps)} req/s | 2 workers ${fmt(twoWorkers.rps)} req/s`);
   }
-  await two.stop();
+  await Promise.all([single.stop(), two.stop()]);
   return figures;
 }
 
@@ -415,7 +417,7 @@ async function main(): Promise<void> {
   };
 
   log('\n--workers 2 (cache on), side by side with one worker:');
-  const workerFigures = await workers(ids, targets.ours);
+  const workerFigures = await workers(ids);
 
   log('\nPrism dynamic mock (-d) on the list endpoints, side by side with ours (defaults):');
   const dynamicFigures = await prismDynamic(ids, targets.ours);

@@ -265,10 +265,13 @@ export interface WorkersResult {
   generatorCpu: number;
 }
 
-/** `--workers 2` against one worker on the varied mix (defaults otherwise), rotating order, medians. */
+/**
+ * `--workers 2` against one worker on the varied mix (defaults otherwise, but the control API off on both: workers
+ * share control state only through --state, a Redis this bench does not run), rotating order, medians.
+ */
 export async function variedWorkers(clients: number, options: VariedOptions, log: (line: string) => void): Promise<WorkersResult> {
-  const one = await startOurServer('ours 1 worker', ['--clients', String(clients)], {}, 180_000);
-  const two = await startOurServer('ours 2 workers', ['--clients', String(clients), '--workers', '2'], {}, 180_000);
+  const one = await startOurServer('ours 1 worker', ['--clients', String(clients), '--control', 'off'], {}, 180_000);
+  const two = await startOurServer('ours 2 workers', ['--clients', String(clients), '--workers', '2', '--control', 'off'], {}, 180_000);
   try {
     // Both workers must be up: the probe may have reached the first alone.
     await new Promise((resolve) => setTimeout(resolve, 1500));

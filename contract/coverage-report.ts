@@ -224,15 +224,46 @@ export class CoverageTally {
   record(operationId: string | undefined, status: number | string, parameters: Iterable<string> = [], scenario?: string): void {
     this.requests += 1;
     if (operationId === undefined) return;
+    const tally = this.of(operationId);
+    tally.requests += 1;
+    tally.statuses.add(String(status));
+    for (const name of parameters) tally.parameters.add(name);
+    if (scenario !== undefined) tally.scenarios.add(scenario);
+  }
+
+  private of(operationId: string): { requests: number; statuses: Set<string>; parameters: Set<string>; scenarios: Set<string> } {
     let tally = this.byOperation.get(operationId);
     if (!tally) {
       tally = { requests: 0, statuses: new Set(), parameters: new Set(), scenarios: new Set() };
       this.byOperation.set(operationId, tally);
     }
-    tally.requests += 1;
-    tally.statuses.add(String(status));
-    for (const name of parameters) tally.parameters.add(name);
-    if (scenario !== undefined) tally.scenarios.add(scenario);
+    return tally;
+  }
+
+  /** The counts per operation reached, as plain data (a store that keeps them elsewhere writes these). */
+  operations(): { operationId: string; requests: number; statuses: string[]; parameters: string[]; scenarios: string[] }[] {
+    return [...this.byOperation].map(([operationId, tally]) => ({
+      operationId,
+      requests: tally.requests,
+      statuses: [...tally.statuses],
+      parameters: [...tally.parameters],
+      scenarios: [...tally.scenarios],
+    }));
+  }
+
+  /** Adds counts made elsewhere: `requests` of `operationId` (undefined: requests that reached none), and what they were seen with. */
+  add(
+    operationId: string | undefined,
+    requests: number,
+    seen: { statuses?: Iterable<string>; parameters?: Iterable<string>; scenarios?: Iterable<string> } = {},
+  ): void {
+    this.requests += requests;
+    if (operationId === undefined) return;
+    const tally = this.of(operationId);
+    tally.requests += requests;
+    for (const status of seen.statuses ?? []) tally.statuses.add(status);
+    for (const name of seen.parameters ?? []) tally.parameters.add(name);
+    for (const scenario of seen.scenarios ?? []) tally.scenarios.add(scenario);
   }
 
   /** The report against the document's operations; `scenarios` lists the documented scenarios (consumer side). */

@@ -231,7 +231,7 @@ export interface components {
         /** @description The shape of every answer that is not 2xx; the same as `openapi.yaml`'s `ErrorDto`, with the codes the control API uses. */
         ErrorDto: {
             /** @enum {string} */
-            Code: "VALIDATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INTERNAL_ERROR";
+            Code: "VALIDATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INTERNAL_ERROR" | "STORE_UNAVAILABLE";
             Message: string;
         };
         /** Format: int64 */
@@ -358,7 +358,7 @@ export interface components {
         JournalEntry: {
             /**
              * Format: int64
-             * @description The entry's number in its process's journal, from 1; never reused.
+             * @description The entry's number in the journal, from 1, never reused (in its process's journal; with `--state`, in the shared one).
              */
             id: number;
             /**
@@ -406,9 +406,9 @@ export interface components {
             kept: components["schemas"]["Count"];
             /** @description Entries dropped from the ring (oldest first) or cleared since the start (all processes). */
             dropped: components["schemas"]["Count"];
-            /** @description Entries kept at most per process (`--journal-size`). */
+            /** @description Entries kept at most (`--journal-size`; with `--state`, in the shared journal). */
             capacity: components["schemas"]["Count"];
-            /** @description The processes whose journals were read. */
+            /** @description The processes that answered the read (this one alone without `--state`; with it, every process subscribed to the store that acknowledged the read in time). */
             processes: components["schemas"]["Process"][];
         };
         /** @description Documented items, those seen, and the rest (in documented order). */
@@ -504,6 +504,22 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
+        /**
+         * @description The shared state store (`--state redis://…`) is unreachable or did not
+         *     answer within its deadline (`STORE_UNAVAILABLE`); the Message names
+         *     the store. The API itself goes on answering in the scenarios last
+         *     known. Only a mock started with `--state` answers this.
+         */
+        StoreUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDto"];
+            };
+        };
         /** @description A path under `/__control/` that this document does not have (`NOT_FOUND`). */
         NotFound: {
             headers: {
@@ -562,6 +578,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getServerScenario: {
@@ -587,6 +604,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     setServerScenario: {
@@ -616,6 +634,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     resetServerScenario: {
@@ -641,6 +660,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     listSessions: {
@@ -669,6 +689,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     resetSessions: {
@@ -692,6 +713,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getSession: {
@@ -720,6 +742,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     resetSession: {
@@ -746,6 +769,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     setSessionScenario: {
@@ -778,6 +802,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     readJournal: {
@@ -818,6 +843,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     clearJournal: {
@@ -844,6 +870,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     readCoverage: {
@@ -874,6 +901,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     resetCoverage: {
@@ -897,6 +925,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getControlDocument: {

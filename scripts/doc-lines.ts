@@ -81,6 +81,11 @@ const RULES: Rule[] = [
     match: /^npm ci$/,
     reason: "the user's own project install (here: the scratch project installed by docs/frontend.md's lines)",
   },
+  {
+    kind: 'skip',
+    match: /--state redis:\/\//,
+    reason: 'needs a Redis: tests/state/ runs the same flags against a redis-server and nginx it starts itself',
+  },
   { kind: 'install', match: /^(git clone |\(cd \.\.\/client-records-mock|npm install --save-dev )/, where: 'app' },
   { kind: 'recipe-start', match: /client-records-mock --port \d+.*&/, where: 'app' },
   { kind: 'recipe-once', match: /127\.0\.0\.1:4000\/api\/v1\/Diagnostics\/Ping/, where: 'app' },

@@ -7,6 +7,7 @@
 // nothing at run time (only the wire types of contract/), so every room may
 // use it and it depends on none (.dependency-cruiser.cjs checks this).
 import type { ErrorCode, ErrorDto } from '../contract/wire-types';
+import type { components as ControlComponents } from '../generated/control';
 
 /** Status of every code, as openapi.yaml documents it (info.description, "Errors"). */
 export const ERROR_CATALOGUE = {
@@ -18,6 +19,19 @@ export const ERROR_CATALOGUE = {
   TEST_EXCEPTION: 500,
   INTERNAL_ERROR: 500,
 } as const satisfies Record<ErrorCode, number>;
+
+/** Codes only the control API answers with, by status (control.openapi.yaml, "Errors"): the shared state store is unreachable. */
+export const CONTROL_ERROR_CATALOGUE = {
+  STORE_UNAVAILABLE: 503,
+} as const satisfies Partial<Record<ControlComponents['schemas']['ErrorDto']['Code'], number>>;
+
+/** A code of the API's catalogue or of the control API's own. */
+export type AnyErrorCode = ErrorCode | keyof typeof CONTROL_ERROR_CATALOGUE;
+
+const statusOf = (code: AnyErrorCode): number =>
+  code in CONTROL_ERROR_CATALOGUE
+    ? CONTROL_ERROR_CATALOGUE[code as keyof typeof CONTROL_ERROR_CATALOGUE]
+    : ERROR_CATALOGUE[code as ErrorCode];
 
 export const TEST_EXCEPTION_MESSAGE = 'This is a test exception from /Exception endpoint';
 export const INTERNAL_ERROR_MESSAGE = 'An unexpected error occurred';
@@ -32,16 +46,16 @@ export class ApiError extends Error {
   readonly status: number;
 
   constructor(
-    readonly code: ErrorCode,
+    readonly code: AnyErrorCode,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : message);
     this.name = 'ApiError';
-    this.status = ERROR_CATALOGUE[code];
+    this.status = statusOf(code);
   }
 
-  toDto(): ErrorDto {
+  toDto(): { Code: AnyErrorCode; Message: ErrorDto['Message'] } {
     return { Code: this.code, Message: this.message };
   }
 }

@@ -7,9 +7,9 @@
 import { configFromOptions, type Config, type ConfigOptions } from './process/config';
 import { createLogger } from './process/logger';
 import { startHttpServer } from './listener/http-server';
-import { mockFromConfig, type Mock as MockOf } from './mock';
+import { controlFor, mockFromConfig, openState, type Mock as MockOf } from './mock';
 import type { Control } from './control/control';
-import { finishCoverage } from './control/coverage';
+import { finishCoverage } from './control/coverage-files';
 import type { JournalEntry, JournalQuery } from './control/journal';
 import type { ScenarioRequest } from './control/scenarios';
 import type { ScenarioState } from './control/sessions';
@@ -61,9 +61,20 @@ function steering(control: Control | undefined): Control {
   return control;
 }
 
-/** Starts the mock on `host:port` (default 127.0.0.1 and, unlike the CLI, any free port). */
+/**
+ * Starts the mock on `host:port` (default 127.0.0.1 and, unlike the CLI, any
+ * free port). With `state: 'redis://HOST:PORT'` its control state is shared
+ * through that Redis (docs/control.md, "More than one process"); it rejects
+ * with a one-line Error when Redis does not answer within a few seconds.
+ */
 export async function startServer(options: Readonly<ConfigOptions> = {}): Promise<RunningMock> {
-  const mock = await createMock({ port: 0, ...options });
+  const config = configFromOptions({ logLevel: 'silent', port: 0, ...options });
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
+  const store = await openState(config, logger);
+  const mock = await mockFromConfig(config, logger, controlFor(config, store)).catch(async (error: unknown) => {
+    await store?.close();
+    throw error;
+  });
   const running = await startHttpServer(mock.app, mock.config.port, mock.config.host, mock.logger, {
     maxConnections: mock.config.maxConnections,
   });
@@ -78,7 +89,11 @@ export async function startServer(options: Readonly<ConfigOptions> = {}): Promis
     close: async () => {
       background.abort();
       await running.stop();
-      if (control && mock.config.coverageOut !== undefined) finishCoverage(control.localCoverage(), mock.config.coverageOut, {});
+      try {
+        if (control && mock.config.coverageOut !== undefined) finishCoverage(await control.coverage(), mock.config.coverageOut, {});
+      } finally {
+        await control?.store.close();
+      }
     },
     journal: async (filter = {}) => (await steering(control).readJournal({ limit: 10_000, ...filter })).entries,
     clearJournal: (session) => steering(control).clearJournal(session),

@@ -7,7 +7,10 @@
 // Settings arrive as values: the process's settings table parses them. The
 // control room (server/control) is made once per process and handed to every
 // app built, through the pipeline's ControlPort: its sessions, journal and
-// tally outlive a --watch reload.
+// tally outlive a --watch reload. Its state store is this process's memory,
+// or (--state) Redis, opened here by a dynamic import so that a process
+// without it never loads ioredis.
+import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { generateClients, generatedSource } from '../seeds/client';
@@ -21,7 +24,9 @@ import { Control } from './control/control';
 import type { CoverageMin } from './control/coverage';
 import { CONTROL_PREFIX } from './control/document';
 import { controlPort } from './control/http';
-import type { ControlRelay } from './control/relay';
+import type { ProcessLabel } from './control/journal';
+import { MemoryState } from './control/memory-state';
+import type { StateStore } from './control/state';
 
 /** A data file that does not load (the CLI turns it into one line and exit 2). */
 export { DataFileError };
@@ -37,6 +42,10 @@ export interface MockSettings extends AppSettings {
   /** The control API, sessions, scenarios and journal (CONTROL). */
   control: boolean;
   journalSize: number;
+  /** STATE: redis://HOST:PORT, or undefined for this process's memory. */
+  state: string | undefined;
+  statePrefix: string;
+  stateTtl: number;
   /** The server's scenario at start (SCENARIO). */
   scenario: string | undefined;
   coverageOut: string | undefined;
@@ -52,21 +61,55 @@ export interface Mock<Settings extends MockSettings = MockSettings> {
   control: Control | undefined;
 }
 
+/** This process, as journal entries and states name it. */
+export function processLabel(): ProcessLabel {
+  return { host: os.hostname().slice(0, 255), pid: process.pid };
+}
+
+/** The control room is made: the control API is on, or a coverage report is asked for. */
+export function controlWanted(settings: Readonly<MockSettings>): boolean {
+  return settings.control || settings.coverageOut !== undefined || Object.keys(settings.coverageMin).length > 0;
+}
+
+/**
+ * The Redis store of --state, connected and read (a one-line Error when Redis
+ * does not answer in a few seconds), or undefined: the control room then keeps
+ * its state in memory.
+ */
+export async function openState(settings: Readonly<MockSettings>, logger: Logger): Promise<StateStore | undefined> {
+  if (settings.state === undefined || !controlWanted(settings)) return undefined;
+  const { openRedisState } = await import('./control/redis-state');
+  return openRedisState({
+    url: settings.state,
+    prefix: settings.statePrefix,
+    sessionTtlSeconds: settings.stateTtl,
+    journalSize: settings.control ? settings.journalSize : 0,
+    process: processLabel(),
+    logger,
+  }).catch((error: unknown) => {
+    throw new Error(`invalid --state (STATE): ${(error as Error).message}`, { cause: error });
+  });
+}
+
 /**
  * The control room for these settings: with the control API on, or when only
  * coverage is asked for (--coverage-out, --coverage-min: then it counts, and
- * neither steers nor journals). `relay` joins it to the other workers.
+ * neither steers nor journals). `store`: the shared one openState opened;
+ * without it, this process's memory.
  */
-export function controlFor(settings: Readonly<MockSettings>, relay?: ControlRelay): Control | undefined {
-  const counting = settings.coverageOut !== undefined || Object.keys(settings.coverageMin).length > 0;
-  if (!settings.control && !counting) return undefined;
+export function controlFor(settings: Readonly<MockSettings>, store?: StateStore): Control | undefined {
+  if (!controlWanted(settings)) return undefined;
+  if (settings.state !== undefined && !store) {
+    throw new Error(
+      'state: a Redis store is opened by startServer or the serve command (openState); in-process handlers keep their state in memory',
+    );
+  }
   const source = settings.dataFile
     ? `mock, data ${path.basename(settings.dataFile)}`
     : `mock, seed ${settings.seed}, ${settings.clients} clients`;
   return new Control(
     {
       steering: settings.control,
-      journalSize: settings.control ? settings.journalSize : 0,
       seed: settings.seed,
       scenario: settings.scenario,
       source,
@@ -76,7 +119,7 @@ export function controlFor(settings: Readonly<MockSettings>, relay?: ControlRela
         ...(settings.specFile ? { spec: settings.specFile } : {}),
       },
     },
-    relay,
+    store ?? new MemoryState(settings.control ? settings.journalSize : 0, processLabel()),
   );
 }
 

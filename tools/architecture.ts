@@ -22,7 +22,8 @@ const ROOMS: Readonly<Record<string, string>> = {
   'server/pipeline':
     'the request: route, auth, raw-query checks, the validator, mock controls and Prefer, dispatch to handlers/ (one file per tag), paging headers, the response cache, the lean path, the docs page, the error handler',
   'server/engine': 'the data engine, no HTTP: store, list order, client source, records off the heap, projections, the search index',
-  'server/control': 'beside the pipeline: the control API (control.openapi.yaml): scenarios, sessions, the journal, consumer coverage',
+  'server/control':
+    'beside the pipeline: the control API (control.openapi.yaml): scenarios, sessions, the journal, consumer coverage; their state behind one StateStore, in memory (no Node built-in) or in Redis with --state',
   contract:
     'the contract at run time: spec loading, wire types, operations, examples, text folding, record rules, the exchange types, SpecContract, the JSON-text and Link readers, the coverage format, the JUnit writer',
   'contract/judge':

@@ -7,6 +7,9 @@
 // gives every test its own session. The function returned stops both; stopping
 // the mock writes the coverage of what the tests exercised
 // (test-artifacts/frontend-coverage.json, .junit.xml and .html).
+// E2E_MOCK_URL set: the tests run against that mock as it is (none is started
+// here), e.g. three replicas behind a load balancer sharing their state
+// through Redis (tests/state/replicas.test.ts).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { startServer } from 'client-records-mock';
@@ -15,7 +18,10 @@ const READY = /example frontend on (http:\/\/\S+\/)/;
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const coverageOut = path.resolve(__dirname, '../../test-artifacts/frontend-coverage.json');
-  const mock = await startServer({ seed: 1, clients: 1000, logLevel: 'warn', coverageOut });
+  const external = process.env.E2E_MOCK_URL;
+  const mock = external
+    ? { url: external.replace(/\/+$/, ''), close: () => Promise.resolve() }
+    : await startServer({ seed: 1, clients: 1000, logLevel: 'warn', coverageOut });
   const page = spawn(process.execPath, [path.join(__dirname, 'serve.mjs')], {
     env: { ...process.env, PORT: '0', API_URL: mock.url },
     stdio: ['ignore', 'pipe', 'inherit'],

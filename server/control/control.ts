@@ -4,25 +4,24 @@
 // each request's session and scenario for the pipeline (the hook it is given
 // through the pipeline's ControlPort), and journals and counts each exchange
 // when its answer is done. The pipeline applies the scenario; this file only
-// chooses it. Changes and reads go through a relay, so that with --workers N
-// every worker sees a switch and a read covers every worker (relay.ts).
-import os from 'node:os';
+// chooses it. What it shares (the server's scenario, the sessions, the
+// journal, the coverage counts) lives in a state store (state.ts): this
+// process's memory, or Redis, through which every worker and replica sees
+// the same state.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { mergeCoverage, type CoverageReport } from '../../contract/coverage-report';
+import type { CoverageReport } from '../../contract/coverage-report';
 import type { SpecSource } from '../../contract/spec';
 import type { RequestContext } from '../pipeline/request';
 import { ConsumerCoverage } from './coverage';
 import { CONTROL_PREFIX } from './document';
-import { Journal, mergePages, type JournalPage, type JournalQuery, type ProcessLabel } from './journal';
-import { localRelay, type ControlRelay, type RelayedChange, type RelayedQuestion } from './relay';
+import type { JournalPage, JournalQuery } from './journal';
 import { inBody, ScenarioTable, type ScenarioChoice, type ScenarioDefinition, type ScenarioRequest } from './scenarios';
-import { mergeLists, mergeStates, SESSION_NAME, Sessions, type ScenarioState } from './sessions';
+import { SESSION_NAME, type ScenarioState, type SessionList } from './sessions';
+import type { StateStore } from './state';
 
 export interface ControlSettings {
   /** The control API is on (--control): sessions and scenarios are honoured and exchanges journaled. Off, only coverage is counted. */
   steering: boolean;
-  /** Entries the journal keeps (--journal-size); 0 keeps none. */
-  journalSize: number;
   /** The server's SEED: flaky's default seed. */
   seed: number;
   /** The server's scenario at start (--scenario), in the X-Mock-Scenario syntax; undefined = normal. */
@@ -53,20 +52,15 @@ function cookie(header: string | string[] | undefined, name: string): string | u
 }
 
 export class Control {
-  readonly process: ProcessLabel = { host: os.hostname().slice(0, 255), pid: process.pid };
-  readonly journal: Journal;
   private table!: ScenarioTable;
-  private sessions!: Sessions;
   private tally!: ConsumerCoverage;
   private readonly carried = new Map<string, ScenarioChoice>();
 
   constructor(
     private readonly settings: Readonly<ControlSettings>,
-    private readonly relay: ControlRelay = localRelay(),
-  ) {
-    this.journal = new Journal(settings.journalSize, this.process);
-    relay.serve({ apply: (change) => this.apply(change), answer: (question) => this.answer(question) });
-  }
+    /** Where the state lives (memory-state.ts, or redis-state.ts with --state); the control room's from now on. */
+    readonly store: StateStore,
+  ) {}
 
   /**
    * The served spec, at start and at every --watch reload: the scenario table
@@ -75,12 +69,14 @@ export class Control {
    */
   useSpec(spec: SpecSource): void {
     const table = new ScenarioTable(spec.document, this.settings.seed);
-    if (!this.sessions) {
-      const initial = this.settings.scenario === undefined ? table.normal : table.parse(this.settings.scenario, '--scenario');
-      this.sessions = new Sessions(table.normal, this.process);
-      if (initial !== table.normal) this.sessions.setServer(initial, Date.now());
+    if (!this.tally) {
+      const initial = this.settings.scenario === undefined ? undefined : table.parse(this.settings.scenario, '--scenario');
+      this.store.useTable(table, initial?.kind === 'normal' ? undefined : initial);
       this.tally = new ConsumerCoverage(spec.document, table.definitions, this.settings.source, this.settings.run);
-    } else this.tally.useSpec(spec.document, table.definitions);
+    } else {
+      this.store.useTable(table);
+      this.tally.useSpec(spec.document, table.definitions);
+    }
     this.table = table;
     this.carried.clear();
   }
@@ -122,14 +118,14 @@ export class Control {
     } catch (error) {
       context.scenarioProblem = (error as Error).message;
     }
-    choice ??= (session === undefined ? undefined : this.sessions.ownChoice(session)) ?? this.sessions.serverChoice;
+    choice ??= (session === undefined ? undefined : this.store.sessionChoice(session)) ?? this.store.serverChoice();
     context.scenario = choice.kind === 'normal' ? undefined : choice;
     res.on('close', () => {
       // A docs or spec route (labelled by the pipeline) is no exchange of the API.
       if (context.label !== undefined) return;
       const operationId = context.route?.operation.operationId;
-      this.sessions.touch(session, at);
-      this.journal.record({
+      this.store.touch(session, at);
+      this.store.record({
         at,
         method: req.method ?? '',
         url,
@@ -148,7 +144,8 @@ export class Control {
 
   private count(context: RequestContext, url: string, status: number, headers: IncomingMessage['headers'], scenario: string): void {
     const question = url.indexOf('?');
-    this.tally.record(context.route?.operation.operationId, status, question < 0 ? '' : url.slice(question + 1), headers, scenario);
+    const operationId = context.route?.operation.operationId;
+    this.store.count(operationId, status, this.tally.names(operationId, question < 0 ? '' : url.slice(question + 1), headers), scenario);
   }
 
   get steering(): boolean {
@@ -167,117 +164,53 @@ export class Control {
     return choice;
   }
 
-  // --- changes: made here, then relayed to every other process ---
+  // --- changes and reads: the store's, whichever process it serves ---
 
   /** The server's scenario; `request` null resets it to normal. Throws a ScenarioError naming a bad field. */
   async setServer(request: ScenarioRequest | null): Promise<ScenarioState> {
-    const at = Date.now();
-    this.apply({ op: 'server', request, at });
-    await this.relay.broadcast({ op: 'server', request, at });
-    return this.serverState();
+    await this.store.setServer(request ? this.table.choose(request, inBody) : this.table.normal, Date.now());
+    return this.store.state();
   }
 
   async setSession(session: string, request: ScenarioRequest): Promise<ScenarioState> {
-    const at = Date.now();
-    this.apply({ op: 'session', session, request, at });
-    await this.relay.broadcast({ op: 'session', session, request, at });
-    return this.sessionState(session);
+    await this.store.setSession(session, this.table.choose(request, inBody), Date.now());
+    return this.store.state(session);
   }
 
-  async resetSession(session: string): Promise<void> {
-    await this.change({ op: 'session', session, request: null, at: Date.now() });
+  resetSession(session: string): Promise<void> {
+    return this.store.resetSession(session);
   }
 
-  async resetSessions(): Promise<void> {
-    await this.change({ op: 'sessions-reset' });
+  resetSessions(): Promise<void> {
+    return this.store.resetSessions();
   }
 
-  async clearJournal(session?: string): Promise<void> {
-    await this.change({ op: 'journal-clear', ...(session === undefined ? {} : { session }) });
+  clearJournal(session?: string): Promise<void> {
+    return this.store.clearJournal(session);
   }
 
-  async resetCoverage(): Promise<void> {
-    await this.change({ op: 'coverage-reset' });
+  resetCoverage(): Promise<void> {
+    return this.store.resetCoverage();
   }
 
-  private async change(change: RelayedChange): Promise<void> {
-    this.apply(change);
-    await this.relay.broadcast(change);
+  serverState(): Promise<ScenarioState> {
+    return this.store.state();
   }
 
-  private apply(change: RelayedChange): void {
-    switch (change.op) {
-      case 'server':
-        this.sessions.setServer(change.request ? this.table.choose(change.request, inBody) : this.table.normal, change.at);
-        return;
-      case 'session':
-        if (change.request) this.sessions.setSession(change.session, this.table.choose(change.request, inBody), change.at);
-        else this.sessions.reset(change.session);
-        return;
-      case 'sessions-reset':
-        this.sessions.resetAll();
-        return;
-      case 'journal-clear':
-        this.journal.clear(change.session);
-        return;
-      case 'coverage-reset':
-        this.tally.reset();
-        return;
-    }
+  sessionState(session: string): Promise<ScenarioState> {
+    return this.store.state(session);
   }
 
-  // --- reads: this process's part, merged with every other process's ---
-
-  private answer(question: RelayedQuestion): unknown {
-    switch (question.kind) {
-      case 'journal':
-        return this.journal.query(question.query);
-      case 'sessions':
-        return this.sessions.list(question.limit);
-      case 'state':
-        return this.sessions.state(question.session);
-      case 'coverage':
-        return this.tally.report();
-    }
+  listSessions(limit: number): Promise<SessionList> {
+    return this.store.sessions(limit);
   }
 
-  async serverState(): Promise<ScenarioState> {
-    const others = (await this.relay.gather({ kind: 'state' })) as ScenarioState[];
-    return mergeStates([this.sessions.state(), ...others]);
+  readJournal(query: JournalQuery): Promise<JournalPage> {
+    return this.store.journal(query);
   }
 
-  async sessionState(session: string): Promise<ScenarioState> {
-    const others = (await this.relay.gather({ kind: 'state', session })) as ScenarioState[];
-    return mergeStates([this.sessions.state(session), ...others]);
-  }
-
-  async listSessions(limit: number): Promise<{ sessions: ScenarioState[]; known: number; capacity: number }> {
-    const others = (await this.relay.gather({ kind: 'sessions', limit })) as ReturnType<Sessions['list']>[];
-    return mergeLists([this.sessions.list(limit), ...others], limit);
-  }
-
-  async readJournal(query: JournalQuery): Promise<JournalPage> {
-    const others = (await this.relay.gather({ kind: 'journal', query })) as JournalPage[];
-    return others.length === 0 ? this.journal.query(query) : mergePages([this.journal.query(query), ...others], query.limit);
-  }
-
-  /** The coverage of this process, or (with workers) of every worker merged. */
+  /** The coverage of the traffic every process of the store answered. */
   async coverage(): Promise<CoverageReport> {
-    const others = (await this.relay.gather({ kind: 'coverage' })) as CoverageReport[];
-    return mergeReports([this.tally.report(), ...others]);
+    return this.tally.report(await this.store.tally());
   }
-
-  /** This process's coverage alone, synchronously (the report at exit of a single process). */
-  localCoverage(): CoverageReport {
-    return this.tally.report();
-  }
-}
-
-/** Several processes' consumer reports as one (the same source and run facts; requests added, what any reached). */
-export function mergeReports(reports: readonly CoverageReport[]): CoverageReport {
-  const [first, ...rest] = reports;
-  if (!first) throw new Error('mergeReports: no report');
-  if (rest.length === 0) return first;
-  const merged = rest.reduce((a, b) => mergeCoverage(a, b), first);
-  return { ...merged, source: first.source, ...(first.run ? { run: { ...first.run, processes: reports.length } } : {}) };
 }

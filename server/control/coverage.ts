@@ -6,17 +6,12 @@
 // the same JSON / JUnit / HTML writers as the contract suite's provider side),
 // so a team merges the two reports and sees what neither side ever tried.
 // Thresholds (--coverage-min operations=100,statuses=80) are checked here.
-import fs from 'node:fs';
-import path from 'node:path';
+// The counts live in the state store (state.ts), shared by every process of
+// it; this file reads the spec's side: which parameters an exchange sent, and
+// the report. It imports no Node built-in (the in-memory store runs in a
+// browser too); coverage-files.ts writes the report at exit.
 import { readOperations } from '../../contract/operations';
-import {
-  coverageOf,
-  CoverageTally,
-  coverageToHtml,
-  coverageToJson,
-  coverageToJunit,
-  type CoverageReport,
-} from '../../contract/coverage-report';
+import { coverageOf, type CoverageReport, type CoverageTally } from '../../contract/coverage-report';
 import type { OpenApiDocument } from '../../contract/spec';
 import type { ScenarioDefinition } from './scenarios';
 
@@ -132,9 +127,8 @@ const NO_NAMES: string[] = [];
 /** Distinct (operation, query) pairs whose parameter names are kept found. */
 const NAMES_KEPT = 1_000;
 
-/** What the traffic exercised, counted per request; reported against the spec it was served with. */
+/** What the traffic exercised, against the served spec: the parameters of one exchange, and the report of the counts. */
 export class ConsumerCoverage {
-  private tally = new CoverageTally();
   private parameters: Map<string, OperationParameters>;
   private readonly namesOf = new Map<string, string[]>();
 
@@ -155,41 +149,33 @@ export class ConsumerCoverage {
     this.namesOf.clear();
   }
 
-  /** One exchange: its operation (undefined: none), status, raw query, request headers, and scenario. */
-  record(
+  /** The documented parameters one exchange sent: its operation (undefined: none), raw query and request headers. */
+  names(
     operationId: string | undefined,
-    status: number,
     query: string,
     headers: Readonly<Record<string, string | string[] | undefined>>,
-    scenario: string,
-  ): void {
+  ): readonly string[] {
     const documented = operationId === undefined ? undefined : this.parameters.get(operationId);
-    let names: string[] = NO_NAMES;
-    if (documented) {
-      // The same URLs come again and again (a page polled, a test re-run): their parameters are found once.
-      const key = `${operationId}\u0000${query}`;
-      let fromUrl = this.namesOf.get(key);
-      if (!fromUrl) {
-        fromUrl = [...queryNames(query).filter((name) => documented.query.has(name)), ...documented.path];
-        if (this.namesOf.size >= NAMES_KEPT) this.namesOf.clear();
-        this.namesOf.set(key, fromUrl);
-      }
-      names = fromUrl;
-      for (const [name, lower] of documented.header) {
-        if (headers[lower] !== undefined) {
-          names = [...names, name];
-        }
+    if (!documented) return NO_NAMES;
+    // The same URLs come again and again (a page polled, a test re-run): their parameters are found once.
+    const key = `${operationId}\u0000${query}`;
+    let names = this.namesOf.get(key);
+    if (!names) {
+      names = [...queryNames(query).filter((name) => documented.query.has(name)), ...documented.path];
+      if (this.namesOf.size >= NAMES_KEPT) this.namesOf.clear();
+      this.namesOf.set(key, names);
+    }
+    for (const [name, lower] of documented.header) {
+      if (headers[lower] !== undefined) {
+        names = [...names, name];
       }
     }
-    this.tally.record(operationId, status, names, scenario);
+    return names;
   }
 
-  reset(): void {
-    this.tally = new CoverageTally();
-  }
-
-  report(generatedAt?: string): CoverageReport {
-    const report = this.tally.report(this.spec, {
+  /** The report of `tally` (the store's counts) against the served spec. */
+  report(tally: CoverageTally, generatedAt?: string): CoverageReport {
+    const report = tally.report(this.spec, {
       side: 'consumer',
       source: this.source,
       ...(generatedAt ? { generatedAt } : {}),
@@ -218,34 +204,4 @@ function withOperationScenarios(report: CoverageReport, spec: OpenApiDocument, s
       return { ...operation, scenarios: { documented: seen.documented, exercised: seen.seen, notExercised: seen.missing } };
     }),
   };
-}
-
-/** The files --coverage-out FILE writes: FILE.json (a trailing .json is not doubled), FILE.junit.xml and FILE.html. */
-export function coverageFiles(out: string): { json: string; junit: string; html: string } {
-  const base = out.replace(/\.json$/i, '');
-  return { json: `${base}.json`, junit: `${base}.junit.xml`, html: `${base}.html` };
-}
-
-/**
- * At a clean stop: writes the report (when `out` is given) and says whether
- * every minimum is met. Returns the lines to print (the figures, the files,
- * one line per figure below its minimum) and whether the exit code turns to 1.
- */
-export function finishCoverage(report: CoverageReport, out: string | undefined, min: CoverageMin): { lines: string[]; belowMin: boolean } {
-  const lines = [`coverage: ${coverageSummary(report)}`];
-  if (out !== undefined) {
-    const files = coverageFiles(out);
-    try {
-      fs.mkdirSync(path.dirname(path.resolve(files.json)), { recursive: true });
-      fs.writeFileSync(files.json, coverageToJson(report));
-      fs.writeFileSync(files.junit, coverageToJunit(report));
-      fs.writeFileSync(files.html, coverageToHtml(report));
-      lines[0] += `; written to ${files.json}, ${files.junit}, ${files.html}`;
-    } catch (error) {
-      lines.push(`cannot write the coverage report to ${out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    }
-  }
-  const shortfalls = coverageShortfalls(report, min);
-  for (const shortfall of shortfalls) lines.push(`coverage below --coverage-min: ${shortfall}`);
-  return { lines, belowMin: shortfalls.length > 0 };
 }

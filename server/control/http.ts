@@ -15,6 +15,7 @@ import type { Control } from './control';
 import { CONTROL_PREFIX, controlDocument, describeValueError, type ControlOperation } from './document';
 import type { JournalQuery } from './journal';
 import { ScenarioError, type ScenarioRequest } from './scenarios';
+import { StoreUnavailable } from './state';
 
 /** A body larger than this is no scenario request. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -186,7 +187,7 @@ export function controlRoutes(control: Control): RequestHandler {
       const query = readQuery(operation, url);
       const body = await readBody(req, operation);
       await HANDLERS[operation.operationId]!({ req, res, query, params, body }, control);
-    })().catch(next);
+    })().catch((error: unknown) => next(error instanceof StoreUnavailable ? new ApiError('STORE_UNAVAILABLE', error.message) : error));
   };
 }
 

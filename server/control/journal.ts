@@ -58,8 +58,9 @@ export interface Exchange {
 }
 
 function cut(text: string, max: number): [string, boolean] {
-  // A slice of a long string would keep the whole string alive: the cut is copied (rare: only texts over their cut).
-  return text.length > max ? [Buffer.from(text.slice(0, max), 'utf16le').toString('utf16le'), true] : [text, false];
+  // A slice of a long string would keep the whole string alive: the cut is copied (rare: only texts over their cut),
+  // by a join rather than Buffer, which a browser's service worker does not have.
+  return text.length > max ? [text.slice(0, max).split('').join(''), true] : [text, false];
 }
 
 /**
@@ -151,11 +152,6 @@ export class Journal {
 
   record(exchange: Exchange): void {
     if (this.capacity === 0) return;
-    const url = exchange.url;
-    const question = url.indexOf('?');
-    const [path, pathCut] = cut(question < 0 ? url : url.slice(0, question), CUT.path);
-    const [query, queryCut] = question < 0 ? ['', false] : cut(url.slice(question + 1), CUT.query);
-    const [headers, headersCut] = keptHeaders(exchange.rawHeaders);
     let kept: Kept;
     if (this.ring.length < this.capacity) {
       kept = new Kept();
@@ -165,40 +161,11 @@ export class Journal {
       this.start = (this.start + 1) % this.capacity;
       this.droppedCount += 1;
     }
-    kept.id = this.nextId++;
-    kept.at = exchange.at;
-    kept.method = exchange.method.length > 16 ? exchange.method.slice(0, 16) : exchange.method;
-    kept.path = path;
-    kept.query = query;
-    kept.operationId = exchange.operationId;
-    kept.status = exchange.status;
-    kept.code = exchange.code;
-    kept.durationMs = Math.round(exchange.durationMs * 100) / 100;
-    kept.scenario = exchange.scenario;
-    kept.session = exchange.session;
-    kept.requestId = exchange.requestId;
-    kept.headers = headers;
-    kept.truncated = pathCut || queryCut || headersCut;
+    keep(kept, exchange, this.nextId++);
   }
 
   private entry(kept: Kept): JournalEntry {
-    return {
-      id: kept.id,
-      at: new Date(kept.at).toISOString(),
-      method: kept.method,
-      path: kept.path,
-      query: kept.query,
-      operationId: kept.operationId,
-      status: kept.status,
-      code: kept.code,
-      durationMs: kept.durationMs,
-      scenario: kept.scenario,
-      session: kept.session,
-      requestId: kept.requestId,
-      process: this.process,
-      requestHeaders: headerRecord(kept.headers),
-      truncated: kept.truncated,
-    };
+    return entryOfKept(kept, this.process);
   }
 
   /** Every kept exchange, oldest first. */
@@ -215,7 +182,7 @@ export class Journal {
   query(query: JournalQuery): JournalPage {
     const since = query.since === undefined ? undefined : Date.parse(query.since);
     const until = query.until === undefined ? undefined : Date.parse(query.until);
-    const matching = this.inOrder().filter((kept) => matches(kept, query, since, until));
+    const matching = this.inOrder().filter((kept) => matches(kept, kept.at, query, since, until));
     return {
       entries: matching.slice(0, query.limit).map((kept) => this.entry(kept)),
       matching: matching.length,
@@ -235,28 +202,71 @@ export class Journal {
   }
 }
 
-function matches(kept: Kept, query: JournalQuery, since: number | undefined, until: number | undefined): boolean {
+/** Writes an exchange's facts, cut and redacted, into `kept` (a ring's object, written over in place). */
+function keep(kept: Kept, exchange: Exchange, id: number): void {
+  const url = exchange.url;
+  const question = url.indexOf('?');
+  const [path, pathCut] = cut(question < 0 ? url : url.slice(0, question), CUT.path);
+  const [query, queryCut] = question < 0 ? ['', false] : cut(url.slice(question + 1), CUT.query);
+  const [headers, headersCut] = keptHeaders(exchange.rawHeaders);
+  kept.id = id;
+  kept.at = exchange.at;
+  kept.method = exchange.method.length > 16 ? exchange.method.slice(0, 16) : exchange.method;
+  kept.path = path;
+  kept.query = query;
+  kept.operationId = exchange.operationId;
+  kept.status = exchange.status;
+  kept.code = exchange.code;
+  kept.durationMs = Math.round(exchange.durationMs * 100) / 100;
+  kept.scenario = exchange.scenario;
+  kept.session = exchange.session;
+  kept.requestId = exchange.requestId;
+  kept.headers = headers;
+  kept.truncated = pathCut || queryCut || headersCut;
+}
+
+function entryOfKept(kept: Kept, process: ProcessLabel): JournalEntry {
+  return {
+    id: kept.id,
+    at: new Date(kept.at).toISOString(),
+    method: kept.method,
+    path: kept.path,
+    query: kept.query,
+    operationId: kept.operationId,
+    status: kept.status,
+    code: kept.code,
+    durationMs: kept.durationMs,
+    scenario: kept.scenario,
+    session: kept.session,
+    requestId: kept.requestId,
+    process,
+    requestHeaders: headerRecord(kept.headers),
+    truncated: kept.truncated,
+  };
+}
+
+/** An exchange as the control API shows it, cut and redacted as the ring keeps it: for a store that keeps entries as text. */
+export function entryOf(exchange: Exchange, id: number, process: ProcessLabel): JournalEntry {
+  const kept = new Kept();
+  keep(kept, exchange, id);
+  return entryOfKept(kept, process);
+}
+
+/** Whether an entry passes a query's filters (`limit` aside). */
+export function entryMatches(entry: JournalEntry, query: JournalQuery): boolean {
+  const since = query.since === undefined ? undefined : Date.parse(query.since);
+  const until = query.until === undefined ? undefined : Date.parse(query.until);
+  return matches(entry, Date.parse(entry.at), query, since, until);
+}
+
+type Filtered = Pick<JournalEntry, 'operationId' | 'status' | 'session' | 'scenario'>;
+
+function matches(kept: Filtered, at: number, query: JournalQuery, since: number | undefined, until: number | undefined): boolean {
   if (query.operation !== undefined && kept.operationId !== (query.operation === 'none' ? null : query.operation)) return false;
   if (query.status !== undefined && kept.status !== query.status) return false;
   if (query.session !== undefined && kept.session !== query.session) return false;
   if (query.scenario !== undefined && kept.scenario !== query.scenario) return false;
-  if (since !== undefined && kept.at < since) return false;
-  if (until !== undefined && kept.at >= until) return false;
+  if (since !== undefined && at < since) return false;
+  if (until !== undefined && at >= until) return false;
   return true;
-}
-
-/** Pages of several processes' journals as one: entries merged by time, the limit applied again, counts added. */
-export function mergePages(pages: readonly JournalPage[], limit: number): JournalPage {
-  const entries = pages
-    .flatMap((page) => page.entries)
-    .sort((a, b) => (a.at === b.at ? a.process.pid - b.process.pid || a.id - b.id : a.at < b.at ? -1 : 1));
-  const sum = (key: 'matching' | 'kept' | 'dropped') => pages.reduce((total, page) => total + page[key], 0);
-  return {
-    entries: entries.slice(0, limit),
-    matching: sum('matching'),
-    kept: sum('kept'),
-    dropped: sum('dropped'),
-    capacity: pages[0]?.capacity ?? 0,
-    processes: pages.flatMap((page) => page.processes),
-  };
 }

@@ -19,7 +19,11 @@ export const SESSION_CAPACITY = 10_000;
 /** control.openapi.yaml, SessionName. */
 export const SESSION_NAME = /^[A-Za-z0-9_.:@-]{1,128}$/;
 
-interface SessionRecord {
+/** What the control API lists of the sessions (listSessions). */
+export type SessionList = { sessions: ScenarioState[]; known: number; capacity: number };
+
+/** What a store knows of a session, or of the server (whose choice is always set). */
+export interface SessionRecord {
   /** The session's own scenario, or undefined: it follows the server's. */
   choice: ScenarioChoice | undefined;
   since: number | undefined;
@@ -29,9 +33,44 @@ interface SessionRecord {
 
 const iso = (time: number | undefined) => (time === undefined ? null : new Date(time).toISOString());
 
+/** The server's state (`session` undefined) or a session's (`record` undefined: never seen), as the control API answers it. */
+export function scenarioState(
+  session: string | undefined,
+  record: SessionRecord | undefined,
+  server: SessionRecord & { choice: ScenarioChoice },
+  process: ProcessLabel,
+): ScenarioState {
+  if (session === undefined) {
+    return {
+      session: null,
+      scenario: server.choice.wire,
+      own: true,
+      since: iso(server.since),
+      requests: server.requests,
+      lastSeen: iso(server.lastSeen),
+      sendHeaders: server.choice.kind === 'normal' ? {} : { 'X-Mock-Scenario': server.choice.wire.header },
+      process,
+    };
+  }
+  const choice = record?.choice ?? server.choice;
+  return {
+    session,
+    scenario: choice.wire,
+    own: record?.choice !== undefined,
+    since: iso(record?.choice ? record.since : server.since),
+    requests: record?.requests ?? 0,
+    lastSeen: iso(record?.lastSeen),
+    sendHeaders: {
+      'X-Mock-Session': session,
+      ...(record?.choice ? { 'X-Mock-Scenario': record.choice.wire.header } : {}),
+    },
+    process,
+  };
+}
+
 export class Sessions {
   private readonly table = new Map<string, SessionRecord>();
-  private server: { choice: ScenarioChoice; since: number | undefined; requests: number; lastSeen: number | undefined };
+  private server: SessionRecord & { choice: ScenarioChoice };
 
   constructor(
     normal: ScenarioChoice,
@@ -85,37 +124,11 @@ export class Sessions {
 
   /** The server's state (`session` undefined) or a session's, as the control API answers it. */
   state(session?: string): ScenarioState {
-    if (session === undefined) {
-      return {
-        session: null,
-        scenario: this.server.choice.wire,
-        own: true,
-        since: iso(this.server.since),
-        requests: this.server.requests,
-        lastSeen: iso(this.server.lastSeen),
-        sendHeaders: this.server.choice.kind === 'normal' ? {} : { 'X-Mock-Scenario': this.server.choice.wire.header },
-        process: this.process,
-      };
-    }
-    const record = this.table.get(session);
-    const choice = record?.choice ?? this.server.choice;
-    return {
-      session,
-      scenario: choice.wire,
-      own: record?.choice !== undefined,
-      since: iso(record?.choice ? record.since : this.server.since),
-      requests: record?.requests ?? 0,
-      lastSeen: iso(record?.lastSeen),
-      sendHeaders: {
-        'X-Mock-Session': session,
-        ...(record?.choice ? { 'X-Mock-Scenario': record.choice.wire.header } : {}),
-      },
-      process: this.process,
-    };
+    return scenarioState(session, session === undefined ? undefined : this.table.get(session), this.server, this.process);
   }
 
   /** Known sessions, most recently used first. */
-  list(limit: number): { sessions: ScenarioState[]; known: number; capacity: number } {
+  list(limit: number): SessionList {
     const names = [...this.table.keys()].reverse().slice(0, limit);
     return { sessions: names.map((name) => this.state(name)), known: this.table.size, capacity: this.capacity };
   }
@@ -131,36 +144,4 @@ export class Sessions {
     this.table.set(session, record);
     return record;
   }
-}
-
-/** Several processes' states of one session (or of the server) as one: counts added, the latest times kept. */
-export function mergeStates(states: readonly ScenarioState[]): ScenarioState {
-  const latest = (values: (string | null)[]) =>
-    values
-      .filter((v): v is string => v !== null)
-      .sort()
-      .pop() ?? null;
-  const first = states[0]!;
-  return {
-    ...first,
-    requests: states.reduce((total, state) => total + state.requests, 0),
-    lastSeen: latest(states.map((state) => state.lastSeen)),
-  };
-}
-
-/** Several processes' session lists as one: a session's states merged, most recently used first. */
-export function mergeLists(
-  lists: readonly { sessions: ScenarioState[]; known: number; capacity: number }[],
-  limit: number,
-): { sessions: ScenarioState[]; known: number; capacity: number } {
-  const bySession = new Map<string, ScenarioState[]>();
-  for (const list of lists) {
-    for (const state of list.sessions) bySession.set(state.session!, [...(bySession.get(state.session!) ?? []), state]);
-  }
-  const merged = [...bySession.values()].map(mergeStates).sort((a, b) => ((a.lastSeen ?? '') < (b.lastSeen ?? '') ? 1 : -1));
-  return {
-    sessions: merged.slice(0, limit),
-    known: Math.max(bySession.size, ...lists.map((list) => list.known)),
-    capacity: lists[0]?.capacity ?? SESSION_CAPACITY,
-  };
 }

@@ -40,6 +40,12 @@ export interface Config {
   maxConnections: number;
   /** The control API, sessions, scenarios and journal (control.openapi.yaml; docs/control.md). */
   control: Toggle;
+  /** Where the control room's state is shared (redis://HOST:PORT); undefined = this process's memory. */
+  state: string | undefined;
+  /** The prefix of every Redis key and channel of the shared state. */
+  statePrefix: string;
+  /** Seconds the shared state keeps a session no request or switch used. */
+  stateTtl: number;
   /** Exchanges the journal keeps; 0 keeps none. */
   journalSize: number;
   /** The server's scenario at start, in the X-Mock-Scenario syntax; undefined = normal. */
@@ -300,6 +306,45 @@ const SETTINGS: readonly AnySetting[] = [
     fallback: 'on',
     help: 'the control API under /__control/ (scenarios, sessions, journal, coverage); off for a mock that must not be steered',
     parse: toggle,
+  },
+  {
+    key: 'state',
+    env: 'STATE',
+    flag: '--state',
+    fallback: '',
+    help: 'share the control state (scenarios, sessions, journal, coverage) between workers and replicas through Redis: redis://HOST:PORT; unset = in this process',
+    parse: (raw) => {
+      if (raw.trim() === '') return undefined;
+      let url: URL;
+      try {
+        url = new URL(raw.trim());
+      } catch {
+        throw new Error('must be a Redis URL such as redis://127.0.0.1:6379 (or rediss:// for TLS)');
+      }
+      if (!/^rediss?:$/.test(url.protocol) || url.hostname === '' || url.search || url.hash || !/^\/?\d{0,2}$/.test(url.pathname)) {
+        throw new Error('must be a Redis URL such as redis://127.0.0.1:6379 (or rediss:// for TLS; an optional /DB number)');
+      }
+      return raw.trim();
+    },
+  },
+  {
+    key: 'statePrefix',
+    env: 'STATE_PREFIX',
+    flag: '--state-prefix',
+    fallback: 'crm:',
+    help: 'prefix of every Redis key and channel of the shared state (mocks with other prefixes share one Redis apart)',
+    parse: (raw) => {
+      if (!/^[A-Za-z0-9_.:{}-]{1,64}$/.test(raw.trim())) throw new Error('must be 1 to 64 characters of A-Z a-z 0-9 _ . : - { }');
+      return raw.trim();
+    },
+  },
+  {
+    key: 'stateTtl',
+    env: 'STATE_TTL',
+    flag: '--state-ttl',
+    fallback: '86400',
+    help: 'seconds the shared state keeps a session that no request or switch used (with --state)',
+    parse: integer(60, 30 * 86_400),
   },
   {
     key: 'journalSize',

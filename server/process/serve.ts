@@ -9,11 +9,9 @@ import type { Logger } from 'pino';
 import type { App } from '../pipeline/app';
 import { startHttpServer, TIMEOUTS } from '../listener/http-server';
 import { EXIT_CRASH, exitOnCrash } from './crash-policy';
-import { controlFor, DataFileError } from '../mock';
+import { controlFor, controlWanted, DataFileError, openState } from '../mock';
 import type { Control } from '../control/control';
-import { finishCoverage } from '../control/coverage';
-import { relayInPrimary, workerRelay } from '../control/relay';
-import { mergeReports } from '../control/control';
+import { finishCoverage } from '../control/coverage-files';
 import type { CoverageReport } from '../../contract/coverage-report';
 import { loadApp, watchApp, type SpecComparer } from './watch';
 
@@ -88,6 +86,13 @@ function readServeCommand(argv: readonly string[], cli: ServeCli): ServeCommand 
     const watch = cliFlags.has('--watch');
     // Each worker would reload on its own, at its own moment: replies would differ by worker.
     if (watch && config.workers > 1) throw new ConfigError('--watch needs WORKERS=1');
+    // Per-worker sessions and journals would answer a test in scenarios that depend on which worker took each request.
+    if (config.workers > 1 && config.state === undefined && controlWanted(config)) {
+      const off = config.control ? '--control off' : 'no --coverage-out or --coverage-min';
+      throw new ConfigError(
+        `--workers ${config.workers} shares the control state between workers only through Redis: add --state redis://HOST:PORT, or set ${off}`,
+      );
+    }
     return { config, watch };
   } catch (error) {
     if (error instanceof ConfigError) exitWithStartupError(error.message);
@@ -106,8 +111,9 @@ function startupLine(config: Readonly<Config>, port: number, clients: number): s
 async function runWorker(config: Readonly<Config>, watch: boolean, cli: ServeCli): Promise<void> {
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   exitOnCrash(logger);
-  // One control room per process, kept across --watch reloads; a worker's is joined to the others through the primary.
-  const control = controlFor(config, cluster.isWorker ? workerRelay() : undefined);
+  // One control room per process, kept across --watch reloads; with --state its store is shared with every other process.
+  const store = await openState(config, logger).catch((error: Error) => fail(error.message));
+  const control = controlFor(config, store);
   const { app, clients } = await buildServedApp(config, watch, logger, cli, control);
   const running = await startHttpServer(app, config.port, config.host, logger, { maxConnections: config.maxConnections }).catch(
     (error: NodeJS.ErrnoException) => fail(`cannot listen on ${config.host}:${config.port} (${error.code ?? error.message})`),
@@ -128,17 +134,22 @@ async function runWorker(config: Readonly<Config>, watch: boolean, cli: ServeCli
       logger.info({ cut }, 'stopped');
       // A crash during the drain has set a non-zero exit code: it must not be reported as a clean stop.
       // Nor a stop that cut requests (docs/reliability.md, "Shutdown"): their clients got no answer.
-      let code = typeof process.exitCode === 'number' && process.exitCode !== 0 ? process.exitCode : cut > 0 ? EXIT_CUT : 0;
-      // A single process reports its own coverage; a worker hands its tally to the primary, which reports them merged.
-      if (control && coverageAsked(config)) {
-        if (cluster.isPrimary) code = reportCoverage(config, control.localCoverage(), code);
-        else if (process.send) {
-          process.send({ coverageAtExit: control.localCoverage() }, () => logger.flush(() => process.exit(code)));
-          return;
-        }
-      }
-      logger.flush(() => process.exit(code));
+      void finish(typeof process.exitCode === 'number' && process.exitCode !== 0 ? process.exitCode : cut > 0 ? EXIT_CUT : 0);
     });
+  };
+  // The coverage at a clean stop: a single process writes it; a worker hands its report (the store's, every worker's
+  // traffic in it) to the primary, which writes the last one it gets. Then the store is let go of.
+  const finish = async (code: number) => {
+    if (control && coverageAsked(config)) {
+      const report = await control.coverage().catch((error: Error) => {
+        process.stderr.write(`client-records-mock: cannot read the coverage: ${error.message}\n`);
+        return undefined;
+      });
+      if (report && cluster.isPrimary) code = reportCoverage(config, report, code);
+      else if (report && process.send) await new Promise((resolve) => process.send!({ coverageAtExit: report }, resolve));
+    }
+    await control?.store.close();
+    logger.flush(() => process.exit(code));
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
@@ -167,10 +178,9 @@ async function buildServedApp(
 }
 
 async function runPrimary(config: Readonly<Config>): Promise<void> {
-  // Workers share the listening port through node:cluster; each builds the same data from the same seed.
-  // The primary relays the control room's switches and reads between them (server/control/relay.ts).
-  if (config.control) relayInPrimary();
-  // Each worker's tally, handed over as it stops (a Ctrl-C reaches the workers too, so they cannot be asked after).
+  // Workers share the listening port through node:cluster; each builds the same data from the same seed, and shares
+  // the control state through the store (--state).
+  // The coverage each worker read from the store as it stopped (a Ctrl-C reaches the workers too, so they cannot be asked after).
   const coverageAtExit: CoverageReport[] = [];
   const readyWorkers = new Set<number>();
   let startupErrorShown = false;
@@ -208,7 +218,9 @@ async function runPrimary(config: Readonly<Config>): Promise<void> {
       if (!stopping) shutdown();
     }
     if (Object.keys(cluster.workers ?? {}).length === 0) {
-      if (coverageAtExit.length > 0) exitCode = reportCoverage(config, mergeReports(coverageAtExit), exitCode);
+      // The last worker to stop read the store after the others had written theirs.
+      const last = coverageAtExit.at(-1);
+      if (last) exitCode = reportCoverage(config, last, exitCode);
       process.exit(exitCode);
     }
   });

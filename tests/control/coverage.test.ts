@@ -1,11 +1,13 @@
 // Consumer-side coverage (server/control/coverage.ts): the traffic counted per
 // operation in the shared format (its JSON Schema holds), scenarios per
-// operation, and the --coverage-min thresholds.
+// operation, and the --coverage-min thresholds. The counts are the in-memory
+// store's (memory-state.ts), as a process without --state keeps them.
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { COVERAGE_REPORT_SCHEMA } from '../../contract/coverage-report';
+import { COVERAGE_REPORT_SCHEMA, CoverageTally } from '../../contract/coverage-report';
 import { bundledSpec } from '../../contract/spec';
 import { ConsumerCoverage, coverageFigures, coverageShortfalls, parseCoverageMin, queryNames } from '../../server/control/coverage';
+import { MemoryState } from '../../server/control/memory-state';
 import { ScenarioTable } from '../../server/control/scenarios';
 
 const spec = bundledSpec().document;
@@ -14,8 +16,15 @@ const ajv = new Ajv2020({ strict: false });
 addFormats(ajv);
 const validReport = ajv.compile(COVERAGE_REPORT_SCHEMA);
 
-function tally(): ConsumerCoverage {
-  return new ConsumerCoverage(spec, table.definitions, 'mock seed 1', { seed: 1 });
+/** The spec's side (names, report) over counts kept as the in-memory store keeps them. */
+function tally() {
+  const coverage = new ConsumerCoverage(spec, table.definitions, 'mock seed 1', { seed: 1 });
+  const counts = new CoverageTally();
+  return {
+    record: (operationId: string | undefined, status: number, query: string, headers: Record<string, string>, scenario: string) =>
+      counts.record(operationId, status, coverage.names(operationId, query, headers), scenario),
+    report: () => coverage.report(counts),
+  };
 }
 
 describe('ConsumerCoverage', () => {
@@ -59,13 +68,13 @@ describe('ConsumerCoverage', () => {
     expect(report.operations.find((o) => o.operationId === 'ping')!.scenarios!.documented).toEqual(['normal']);
   });
 
-  test('reset → counting starts again', () => {
-    const coverage = tally();
-    coverage.record('ping', 200, '', {}, 'normal');
+  test('the in-memory store reset → counting starts again', async () => {
+    const store = new MemoryState(10, { host: 'h', pid: 1 });
+    store.count('ping', 200, [], 'normal');
 
-    coverage.reset();
+    await store.resetCoverage();
 
-    expect(coverage.report().totals.requests).toBe(0);
+    expect((await store.tally()).requests).toBe(0);
   });
 });
 

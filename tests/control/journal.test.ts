@@ -1,7 +1,7 @@
 // The journal (server/control/journal.ts): a bounded ring of exchanges with
 // secrets redacted and every text cut to its documented length, queried by
 // operation, status, session, scenario and time.
-import { CUT, Journal, MAX_ENTRY_CHARS, mergePages, REDACTED, type Exchange } from '../../server/control/journal';
+import { CUT, Journal, MAX_ENTRY_CHARS, REDACTED, type Exchange } from '../../server/control/journal';
 
 const PROCESS = { host: 'test-host', pid: 4242 };
 
@@ -127,18 +127,5 @@ describe('Journal', () => {
     expect(afterOne.entries.map((entry) => entry.session)).toEqual(['s2']);
     expect(afterOne.dropped).toBe(2);
     expect(journal.query({ limit: 10 })).toMatchObject({ kept: 0, dropped: 3 });
-  });
-
-  test('pages of two processes → merged by arrival time, counts added, both processes named, the limit applied again', () => {
-    const one = new Journal(10, { host: 'h', pid: 1 });
-    const two = new Journal(10, { host: 'h', pid: 2 });
-    one.record(exchange({ requestId: 'x1', at: 1000 }));
-    two.record(exchange({ requestId: 'y1', at: 1500 }));
-    one.record(exchange({ requestId: 'x2', at: 2000 }));
-
-    const page = mergePages([one.query({ limit: 2 }), two.query({ limit: 2 })], 2);
-
-    expect(page.entries.map((entry) => entry.requestId)).toEqual(['x1', 'y1']);
-    expect(page).toMatchObject({ matching: 3, kept: 3, processes: [{ pid: 1 }, { pid: 2 }] });
   });
 });

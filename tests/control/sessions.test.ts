@@ -2,7 +2,7 @@
 // server's, the headers that carry the choice to any process, and the bound.
 import { bundledSpec } from '../../contract/spec';
 import { inBody, ScenarioTable } from '../../server/control/scenarios';
-import { mergeLists, Sessions } from '../../server/control/sessions';
+import { Sessions } from '../../server/control/sessions';
 
 const PROCESS = { host: 'h', pid: 7 };
 const table = new ScenarioTable(bundledSpec().document, 1);
@@ -72,20 +72,5 @@ describe('Sessions', () => {
 
     expect(afterOne).toEqual([undefined, down]);
     expect(sessions.size).toBe(0);
-  });
-
-  test('lists of two processes → one row per session, requests added, the most recent first', () => {
-    const one = new Sessions(table.normal, { host: 'h', pid: 1 });
-    const two = new Sessions(table.normal, { host: 'h', pid: 2 });
-    one.touch('a', 1000);
-    two.touch('a', 3000);
-    two.touch('b', 2000);
-
-    const merged = mergeLists([one.list(10), two.list(10)], 10);
-
-    expect(merged.sessions.map((state) => [state.session, state.requests])).toEqual([
-      ['a', 2],
-      ['b', 1],
-    ]);
   });
 });

@@ -170,7 +170,7 @@ describe('the CLI', () => {
   });
 
   test('--workers 3 with a bad data file → exit 2, the error printed once (by the primary)', () => {
-    const result = run(['--port', '0', '--workers', '3', '--data', '/nowhere/clients.json'], { LOG_LEVEL: 'silent' });
+    const result = run(['--port', '0', '--workers', '3', '--control', 'off', '--data', '/nowhere/clients.json'], { LOG_LEVEL: 'silent' });
 
     expect(result.status).toBe(2);
     expect(result.stderr).toBe('client-records-mock: DATA_FILE /nowhere/clients.json: cannot be read (ENOENT)\n');
@@ -199,7 +199,7 @@ describe('the CLI', () => {
     const port = (blocker.address() as { port: number }).port;
 
     try {
-      const result = run(['--port', String(port), '--workers', '2'], { LOG_LEVEL: 'silent' });
+      const result = run(['--port', String(port), '--workers', '2', '--control', 'off'], { LOG_LEVEL: 'silent' });
 
       expect(result.status).toBe(2);
       expect(result.stderr).toMatch(/^client-records-mock: cannot listen on .*\(EADDRINUSE\)\n$/);

@@ -84,8 +84,8 @@ beforeAll(async () => {
   const spawned = await Promise.allSettled([
     spawnServer(ARGS),
     spawnServer(ARGS),
-    // Logging on, so that the test can see which worker processes answered.
-    spawnServer([...ARGS, '--workers', '2'], { LOG_LEVEL: 'info' }),
+    // Logging on, so that the test can see which worker processes answered; no control state to share (--state).
+    spawnServer([...ARGS, '--workers', '2', '--control', 'off'], { LOG_LEVEL: 'info' }),
   ]);
   // Keep every server that did start, so that afterAll stops it even when another failed.
   started = spawned.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
