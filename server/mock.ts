@@ -22,6 +22,7 @@ import type { CoverageMin } from './control/coverage';
 import { CONTROL_PREFIX } from './control/document';
 import { controlPort } from './control/http';
 import type { ControlRelay } from './control/relay';
+import { digestMatcher } from './pipeline/key-digest';
 
 /** A data file that does not load (the CLI turns it into one line and exit 2). */
 export { DataFileError };
@@ -116,7 +117,7 @@ export function apiPathFor(
     }
   }
   control?.useSpec(spec);
-  return apiPath(settings, store, logger, spec, control && controlPort(control));
+  return apiPath(settings, store, logger, spec, control && controlPort(control), digestMatcher);
 }
 
 /** The Express app on an API path (pipeline/app.ts, appOn). */

@@ -7,10 +7,9 @@
 // chooses it. Changes and reads go through a relay, so that with --workers N
 // every worker sees a switch and a read covers every worker (relay.ts).
 import os from 'node:os';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mergeCoverage, type CoverageReport } from '../../contract/coverage-report';
 import type { SpecSource } from '../../contract/spec';
-import type { RequestContext } from '../pipeline/request';
+import type { AnswerEnd, RequestContext, RequestLine } from '../pipeline/request';
 import { ConsumerCoverage } from './coverage';
 import { CONTROL_PREFIX } from './document';
 import { Journal, mergePages, type JournalPage, type JournalQuery, type ProcessLabel } from './journal';
@@ -96,7 +95,7 @@ export class Control {
    * journals and counts it. Control requests, CORS preflights and the docs
    * page are neither journaled nor counted.
    */
-  begin(req: IncomingMessage, res: ServerResponse, context: RequestContext): void {
+  begin(req: RequestLine, res: AnswerEnd, context: RequestContext): void {
     const url = req.url ?? '/';
     if (url.startsWith(CONTROL_PREFIX)) return;
     const headers = req.headers;
@@ -146,7 +145,7 @@ export class Control {
     });
   }
 
-  private count(context: RequestContext, url: string, status: number, headers: IncomingMessage['headers'], scenario: string): void {
+  private count(context: RequestContext, url: string, status: number, headers: RequestLine['headers'], scenario: string): void {
     const question = url.indexOf('?');
     this.tally.record(context.route?.operation.operationId, status, question < 0 ? '' : url.slice(question + 1), headers, scenario);
   }
