@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { PipelineRequest, PipelineResponse, RequestHeaders } from './exchange';
 import type { KeyCheck } from './auth';
 import type { RouteMatch } from '../../contract/operations';
-import type { OpenApiDocument } from '../../contract/spec';
+import type { OpenApiDocument } from '../../contract/spec-document';
 import type { ListQuery } from '../engine/list-query';
 
 /** A failure or delay the mock controls decided for a request (LATENCY_MS, ERROR_RATE); decided once per request. */

@@ -392,3 +392,13 @@ export function optionsToConfig(SETTINGS: readonly AnySetting[], options: Readon
   config.apiKeysGiven = options.apiKeys !== undefined;
   return Object.freeze(config as Config);
 }
+
+/** The in-process handlers' `scenario` option (Node's and the browser's), in the X-Mock-Scenario syntax, checked at once (the names are the served spec's: a bad one is the answers' 400). */
+export function checkedScenario(scenario: string | undefined): string | undefined {
+  if (scenario !== undefined && !/^[A-Za-z][A-Za-z0-9_-]{0,63}(\s*;\s*[a-z]+=[\d.]+)*$/.test(scenario)) {
+    throw new ConfigError(
+      `invalid option scenario=${JSON.stringify(scenario)}: must be a scenario name with ;name=value parameters, e.g. slow;min=200;max=800`,
+    );
+  }
+  return scenario;
+}
