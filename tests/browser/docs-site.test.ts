@@ -35,13 +35,16 @@ async function answering(url: string): Promise<void> {
   }
 }
 
-/** Clicks "Execute" on an operation already in "Try it out" and returns the status and body shown. */
+/** Clicks "Execute" on an operation already in "Try it out" (its last answer cleared first) and returns the status and body shown. */
 async function execute(block: Locator): Promise<{ status: string; body: string }> {
-  const before = await block.locator('.live-responses-table tbody .response-col_status').count();
+  const clear = block.locator('button.btn-clear');
+  if (await clear.count()) {
+    await clear.click();
+    await block.locator('.live-responses-table').waitFor({ state: 'detached' });
+  }
   await block.locator('button.execute').click();
   const status = block.locator('.live-responses-table tbody .response-col_status').first();
   await status.waitFor();
-  if (before > 0) await page.waitForTimeout(50);
   const body = block.locator('.live-responses-table .microlight, .live-responses-table pre').first();
   return { status: (await status.innerText()).trim(), body: await body.innerText() };
 }
@@ -97,7 +100,7 @@ describe('client-records-mock docs --out DIR, served statically', () => {
 
     expect(status).toBe('401');
     expect(JSON.parse(body)).toEqual({ Code: 'UNAUTHORIZED', Message: 'The X-Api-Key header is required' });
-  });
+  }, 2 * WAIT_MS);
 
   test('"Try it out" with the key: a filtered page, paging, the Detail of an id from the list, Ping and Exception', async () => {
     await page.locator('button.authorize').first().click();
@@ -129,7 +132,7 @@ describe('client-records-mock docs --out DIR, served statically', () => {
     expect([ping.status, JSON.parse(ping.body)]).toEqual(['200', 'Pong']);
     expect(exception.status).toBe('500');
     expect(JSON.parse(exception.body)).toMatchObject({ Code: 'TEST_EXCEPTION' });
-  });
+  }, 8 * WAIT_MS);
 
   test('docs --out → a screenshot at 1280x800 in test-artifacts/docs-site-1280x800.png', async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
