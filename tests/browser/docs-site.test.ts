@@ -93,46 +93,54 @@ describe('client-records-mock docs --out DIR, served statically', () => {
     ).toBe(true);
   });
 
-  test('"Try it out" on getClientsSimple without the key → 401 UNAUTHORIZED from the page', async () => {
-    const simple = await tryOut('getClientsSimple');
+  test(
+    '"Try it out" on getClientsSimple without the key → 401 UNAUTHORIZED from the page',
+    async () => {
+      const simple = await tryOut('getClientsSimple');
 
-    const { status, body } = await execute(simple);
+      const { status, body } = await execute(simple);
 
-    expect(status).toBe('401');
-    expect(JSON.parse(body)).toEqual({ Code: 'UNAUTHORIZED', Message: 'The X-Api-Key header is required' });
-  }, 2 * WAIT_MS);
+      expect(status).toBe('401');
+      expect(JSON.parse(body)).toEqual({ Code: 'UNAUTHORIZED', Message: 'The X-Api-Key header is required' });
+    },
+    2 * WAIT_MS,
+  );
 
-  test('"Try it out" with the key: a filtered page, paging, the Detail of an id from the list, Ping and Exception', async () => {
-    await page.locator('button.authorize').first().click();
-    await page.locator('.modal-ux input').first().fill(API_KEY);
-    await page.locator('.modal-ux button.authorize').click();
-    await page.locator('.modal-ux button.btn-done, .modal-ux button.close-modal').first().click();
+  test(
+    '"Try it out" with the key: a filtered page, paging, the Detail of an id from the list, Ping and Exception',
+    async () => {
+      await page.locator('button.authorize').first().click();
+      await page.locator('.modal-ux input').first().fill(API_KEY);
+      await page.locator('.modal-ux button.authorize').click();
+      await page.locator('.modal-ux button.btn-done, .modal-ux button.close-modal').first().click();
 
-    const simple = await tryOut('getClientsSimple');
-    await simple.locator('tr[data-param-name="pageSize"] input').fill('5');
-    await simple.locator('tr[data-param-name="page"] input').fill('2');
-    const paged = await execute(simple);
-    const extended = await tryOut('getClientsExtended');
-    await extended.locator('tr[data-param-name="filter"] input[type="text"]').fill('an');
-    const filtered = await execute(extended);
-    const id = (JSON.parse(paged.body) as { Results: { IdClient: string }[] }).Results[0]!.IdClient;
-    const detail = await tryOut('getClientDetail');
-    await detail.locator('tr[data-param-name="idClient"] input').fill(id);
-    const found = await execute(detail);
-    const ping = await execute(await tryOut('ping'));
-    const exception = await execute(await tryOut('exception'));
+      const simple = await tryOut('getClientsSimple');
+      await simple.locator('tr[data-param-name="pageSize"] input').fill('5');
+      await simple.locator('tr[data-param-name="page"] input').fill('2');
+      const paged = await execute(simple);
+      const extended = await tryOut('getClientsExtended');
+      await extended.locator('tr[data-param-name="filter"] input[type="text"]').fill('an');
+      const filtered = await execute(extended);
+      const id = (JSON.parse(paged.body) as { Results: { IdClient: string }[] }).Results[0]!.IdClient;
+      const detail = await tryOut('getClientDetail');
+      await detail.locator('tr[data-param-name="idClient"] input').fill(id);
+      const found = await execute(detail);
+      const ping = await execute(await tryOut('ping'));
+      const exception = await execute(await tryOut('exception'));
 
-    expect(paged.status).toBe('200');
-    expect(JSON.parse(paged.body)).toMatchObject({ Page: 2, PageSize: 5 });
-    expect((JSON.parse(paged.body) as { Results: unknown[] }).Results).toHaveLength(5);
-    expect(filtered.status).toBe('200');
-    expect((JSON.parse(filtered.body) as { Results: { FullName: string }[] }).Results.length).toBeGreaterThan(0);
-    expect(found.status).toBe('200');
-    expect(JSON.parse(found.body)).toMatchObject({ IdClient: id });
-    expect([ping.status, JSON.parse(ping.body)]).toEqual(['200', 'Pong']);
-    expect(exception.status).toBe('500');
-    expect(JSON.parse(exception.body)).toMatchObject({ Code: 'TEST_EXCEPTION' });
-  }, 8 * WAIT_MS);
+      expect(paged.status).toBe('200');
+      expect(JSON.parse(paged.body)).toMatchObject({ Page: 2, PageSize: 5 });
+      expect((JSON.parse(paged.body) as { Results: unknown[] }).Results).toHaveLength(5);
+      expect(filtered.status).toBe('200');
+      expect((JSON.parse(filtered.body) as { Results: { FullName: string }[] }).Results.length).toBeGreaterThan(0);
+      expect(found.status).toBe('200');
+      expect(JSON.parse(found.body)).toMatchObject({ IdClient: id });
+      expect([ping.status, JSON.parse(ping.body)]).toEqual(['200', 'Pong']);
+      expect(exception.status).toBe('500');
+      expect(JSON.parse(exception.body)).toMatchObject({ Code: 'TEST_EXCEPTION' });
+    },
+    8 * WAIT_MS,
+  );
 
   test('docs --out → a screenshot at 1280x800 in test-artifacts/docs-site-1280x800.png', async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
