@@ -72,7 +72,7 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   // The API sends no validators (no `ETag`, no `Last-Modified`), and every response is `Cache-Control: no-store`.
   'info#conditional-requests:the-api-sends-no-4657b7': {
     rules: ['response.header'],
-    note: 'The no-store part (the Cache-Control header\'s pattern). No rule yet asserts the absence of ETag and Last-Modified.',
+    note: "The no-store part (the Cache-Control header's pattern). No rule yet asserts the absence of ETag and Last-Modified.",
   },
   // `If-None-Match`, `If-Match`, `If-Modified-Since`, `If-Unmodified-Since` and `If-Range` change nothing (`Range` i…
   'info#conditional-requests:ifnonematch-ifmatch-ifmodifiedsince-ifunmodifiedsince-32829c': {
