@@ -145,7 +145,11 @@ describe('client-records-mock docs --out DIR, served statically', () => {
   test('docs --out → a screenshot at 1280x800 in test-artifacts/docs-site-1280x800.png', async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     const screen = path.join(ARTIFACTS, 'docs-site-1280x800.png');
-    await page.locator('#operations-Client-getClientsSimple').scrollIntoViewIfNeeded();
+    // The list's answer from the page's mock, with its operation's title above it.
+    await page
+      .locator('#operations-Client-getClientsSimple .responses-inner')
+      .first()
+      .evaluate((element) => (element as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: 'start' }));
 
     await page.screenshot({ path: screen });
 
