@@ -144,6 +144,8 @@ export function requestLineLogger(logger: Logger): Logger | undefined {
 }
 
 const contexts = new WeakMap<object, RequestContext>();
+// The Web Crypto object of Node and of browsers alike, looked up once: globalThis.crypto is a getter in Node.
+const webCrypto = globalThis.crypto;
 // A caller's id is echoed only when it is short and printable: it goes into headers and logs.
 const SAFE_REQUEST_ID = /^[\w.:@-]{1,128}$/;
 
@@ -163,7 +165,7 @@ export function beginRequest(req: RequestLine, res: AnswerEnd, lines: Logger | u
   const existing = contexts.get(req);
   if (existing) return existing;
   const incoming = req.headers['x-request-id'];
-  const id = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : globalThis.crypto.randomUUID();
+  const id = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : webCrypto.randomUUID();
   // Every field present from the start: one object shape for all requests.
   const context: RequestContext = {
     id,
