@@ -12,7 +12,10 @@ const OURS = '^(cli|server|contract|contract-suite|seeds|generated|proxy|mcp|spe
 const HTTP_CORE = '^(node:)?(http|https|http2|net|tls)$';
 const HTTP_PACKAGES = 'node_modules/(express|express-openapi-validator|cors|helmet|light-my-request|msw|undici)/';
 /** The server's public faces at its root, above every room. */
-const FACES = '^server/(index|msw)[.]ts$';
+const FACES = '^server/(index|msw|browser|browser-entry|docs-site|docs-site-entry)[.]ts$';
+/** Node's own modules, with or without the node: prefix. */
+const NODE_CORE =
+  '^(node:)?(assert|async_hooks|buffer|child_process|cluster|crypto|dgram|dns|events|fs|http|http2|https|module|net|os|path|perf_hooks|process|querystring|readline|stream|string_decoder|timers|tls|tty|url|util|v8|vm|worker_threads|zlib)($|/)';
 const MOCK = '^server/mock[.]ts$';
 
 module.exports = {
@@ -226,6 +229,23 @@ module.exports = {
       comment: 'The process (settings, logger, serve, watch) is used by the public faces, never the other way round.',
       from: { path: '^server/process/' },
       to: { path: FACES },
+    },
+    {
+      name: 'browser-entry-runs-in-a-page',
+      severity: 'error',
+      comment:
+        'client-records-mock/browser and the static docs site run in a page (issue 39): nothing they reach, at any depth, may be a Node built-in, Express, the validator, light-my-request, or a Node-only room (the Express app, the validator step, the Node adapter, the digest key check, the settings reader, mock.ts, the socket layer).',
+      from: { path: '^server/(browser|browser-entry|docs-site-entry|browser-globals)[.]ts$' },
+      to: {
+        reachable: true,
+        path: [
+          NODE_CORE,
+          'node_modules/(express|express-openapi-validator|light-my-request|cors/node_modules)/',
+          '^server/pipeline/(app|validator|lean-path|key-digest|docs)[.]ts$',
+          '^server/process/(config|serve|watch|logger)[.]ts$',
+          '^server/(mock[.]ts$|listener/)',
+        ],
+      },
     },
     {
       name: 'shipped-code-imports-no-tools',

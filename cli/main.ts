@@ -65,6 +65,11 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'say whether a spec edit breaks clients, exit 1 if so (diff --help)',
     run: async (argv) => (await import('../spec-diff/cli')).runDiffCli(argv),
   },
+  docs: {
+    args: 'docs --out DIR [options]',
+    summary: 'write the API reference as a static site whose "Try it out" answers in the page (docs --help)',
+    run: async (argv) => (await import('../server/docs-site')).runDocsCli(argv),
+  },
   mcp: {
     args: 'mcp [--mock-url URL]',
     summary: "the mock's controls as MCP tools over stdio, for coding agents (mcp --help)",

@@ -3,7 +3,7 @@
 // matched exactly (case-sensitive, no trailing slash), as the spec writes them.
 import type { operations } from '../generated/openapi';
 import { responseExamples, type StatusExamples } from './response-examples';
-import type { OpenApiDocument } from './spec';
+import type { OpenApiDocument } from './spec-document';
 
 /** The spec's operationIds, as openapi-typescript generated them. */
 export type OperationId = keyof operations;

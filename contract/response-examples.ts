@@ -1,7 +1,7 @@
 // The named response examples of openapi.yaml, per operation and status: what
 // `Prefer: example=NAME` answers (openapi.yaml, parameter Prefer). Read from the
 // document, so an example added there is served with no code change.
-import type { OpenApiDocument } from './spec';
+import type { OpenApiDocument } from './spec-document';
 
 export interface StatusExamples {
   /** Example name → its value, in the document's order. */

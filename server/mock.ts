@@ -27,6 +27,7 @@ import { controlPort } from './control/http';
 import type { ProcessLabel } from './control/journal';
 import { MemoryState } from './control/memory-state';
 import type { StateStore } from './control/state';
+import { digestMatcher } from './pipeline/key-digest';
 
 /** A data file that does not load (the CLI turns it into one line and exit 2). */
 export { DataFileError };
@@ -159,7 +160,7 @@ export function apiPathFor(
     }
   }
   control?.useSpec(spec);
-  return apiPath(settings, store, logger, spec, control && controlPort(control));
+  return apiPath(settings, store, logger, spec, control && controlPort(control), digestMatcher);
 }
 
 /** The Express app on an API path (pipeline/app.ts, appOn). */

@@ -15,7 +15,8 @@
 // malformed HTTP).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inject } from 'light-my-request';
-import { ConfigError, configFromOptions, type Config, type ConfigOptions } from './process/config';
+import { configFromOptions, type Config, type ConfigOptions } from './process/config';
+import { checkedScenario } from './process/settings';
 import { createLogger } from './process/logger';
 import { apiPathFor, appOn, buildStore, controlFor, specOf, warmUp } from './mock';
 import type { App } from './pipeline/app';
@@ -43,16 +44,6 @@ export type MockHandlers<Handler> = Handler[] & {
   /** Answers every later request in this scenario (undefined: normal). */
   setScenario(scenario: string | undefined): void;
 };
-
-/** The X-Mock-Scenario syntax, checked at once (the names are the served spec's: a bad one is the answers' 400). */
-function checkedScenario(scenario: string | undefined): string | undefined {
-  if (scenario !== undefined && !/^[A-Za-z][A-Za-z0-9_-]{0,63}(\s*;\s*[a-z]+=[\d.]+)*$/.test(scenario)) {
-    throw new ConfigError(
-      `invalid option scenario=${JSON.stringify(scenario)}: must be a scenario name with ;name=value parameters, e.g. slow;min=200;max=800`,
-    );
-  }
-  return scenario;
-}
 
 /** Headers the Fetch API manages itself; copying them onto a Response would describe the wrong body framing. */
 const FRAMING_HEADERS = new Set(['transfer-encoding', 'connection', 'keep-alive']);

@@ -15,12 +15,12 @@ import { traceRequestPath } from './request-path';
 const ROOMS: Readonly<Record<string, string>> = {
   cli: 'the bin (`client-records-mock`): a table of commands, each loaded when asked for; nothing imports it',
   server:
-    'the mock; its faces at the root: `index.ts` (startServer, createMock), `msw.ts` (the MSW handlers), `playwright.ts` (the fixture), `mock.ts` (the one road spec → data → app), `errors.ts` (the error catalogue, a leaf)',
+    'the mock; its faces at the root: `index.ts` (startServer, createMock), `msw.ts` (the MSW handlers), `browser.ts` (the handlers in a page: `client-records-mock/browser`, bundled from `browser-entry.ts`), `docs-site.ts` (the static docs site), `playwright.ts` (the fixture), `mock.ts` (the one road spec → data → app), `errors.ts` (the error catalogue, a leaf)',
   'server/process':
     'the process: the settings table (config.ts), logger, crash policy, --watch, serve.ts (workers, signals, the start-up line)',
   'server/listener': 'the socket layer: the HTTP server, the connection cap, the raw-socket answers to malformed HTTP, the rejection log',
   'server/pipeline':
-    'the request: route, auth, raw-query checks, the validator, mock controls and Prefer, dispatch to handlers/ (one file per tag), paging headers, the response cache, the lean path, the docs page, the error handler',
+    'the request: one pipeline over a neutral request and answer (exchange.ts) with three drivers (the Express app, the lean path, the neutral road in a page); route, auth, raw-query checks, the validator, mock controls and Prefer, dispatch to handlers/ (one file per tag), paging headers, the response cache, the lean path, the docs page, the error handler',
   'server/engine': 'the data engine, no HTTP: store, list order, client source, records off the heap, projections, the search index',
   'server/control':
     'beside the pipeline: the control API (control.openapi.yaml): scenarios, sessions, the journal, consumer coverage; their state behind one StateStore, in memory (no Node built-in) or in Redis with --state',

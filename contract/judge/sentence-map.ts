@@ -69,6 +69,16 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   'info#cors:a-request-with-an-6673de': { rules: ['cors.allow-origin', 'cors.expose', 'check.cors'] },
   // A preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method: GET`) on any path of this document…
   'info#cors:a-preflight-options-with-309317': { rules: ['cors.preflight', 'check.preflight'] },
+  // The API sends no validators (no `ETag`, no `Last-Modified`), and every response is `Cache-Control: no-store`.
+  'info#conditional-requests:the-api-sends-no-4657b7': {
+    rules: ['response.header'],
+    note: "The no-store part (the Cache-Control header's pattern). No rule yet asserts the absence of ETag and Last-Modified.",
+  },
+  // `If-None-Match`, `If-Match`, `If-Modified-Since`, `If-Unmodified-Since` and `If-Range` change nothing (`Range` i…
+  'info#conditional-requests:ifnonematch-ifmatch-ifmodifiedsince-ifunmodifiedsince-32829c': {
+    reason:
+      "Not yet checked from outside: the suite's replay of its requests after conditional ones is issue 35 item 4's. Our mock is held to it on every road (server, response cache, lean path, Node and browser handlers, the proxy's fallback) by tests/pipeline/conditional-requests.test.ts and tests/browser/corpus.test.ts.",
+  },
   // An `OPTIONS` that is not a preflight is a method like any other (`405`).
   'info#cors:an-options-that-is-72e081': {
     rules: ['request.method'],

@@ -8,10 +8,9 @@
 // journal, the coverage counts) lives in a state store (state.ts): this
 // process's memory, or Redis, through which every worker and replica sees
 // the same state.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CoverageReport } from '../../contract/coverage-report';
 import type { SpecSource } from '../../contract/spec';
-import type { RequestContext } from '../pipeline/request';
+import type { AnswerEnd, RequestContext, RequestLine } from '../pipeline/request';
 import { ConsumerCoverage } from './coverage';
 import { CONTROL_PREFIX } from './document';
 import type { JournalPage, JournalQuery } from './journal';
@@ -92,7 +91,7 @@ export class Control {
    * journals and counts it. Control requests, CORS preflights and the docs
    * page are neither journaled nor counted.
    */
-  begin(req: IncomingMessage, res: ServerResponse, context: RequestContext): void {
+  begin(req: RequestLine, res: AnswerEnd, context: RequestContext): void {
     const url = req.url ?? '/';
     if (url.startsWith(CONTROL_PREFIX)) return;
     const headers = req.headers;
@@ -142,7 +141,7 @@ export class Control {
     });
   }
 
-  private count(context: RequestContext, url: string, status: number, headers: IncomingMessage['headers'], scenario: string): void {
+  private count(context: RequestContext, url: string, status: number, headers: RequestLine['headers'], scenario: string): void {
     const question = url.indexOf('?');
     const operationId = context.route?.operation.operationId;
     this.store.count(operationId, status, this.tally.names(operationId, question < 0 ? '' : url.slice(question + 1), headers), scenario);

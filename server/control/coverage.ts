@@ -15,29 +15,8 @@ import { coverageOf, type CoverageReport, type CoverageTally } from '../../contr
 import type { OpenApiDocument } from '../../contract/spec';
 import type { ScenarioDefinition } from './scenarios';
 
-/** The figures a threshold may hold, as percentages. */
-export const COVERAGE_METRICS = ['operations', 'statuses', 'parameters', 'scenarios'] as const;
-export type CoverageMetric = (typeof COVERAGE_METRICS)[number];
-export type CoverageMin = Partial<Record<CoverageMetric, number>>;
-
-/** `operations=100,statuses=80` → {operations: 100, statuses: 80}; throws an Error with a one-line reason. */
-export function parseCoverageMin(raw: string): CoverageMin {
-  const min: CoverageMin = {};
-  const text = raw.trim();
-  if (text === '') return min;
-  for (const part of text.split(',')) {
-    const match = /^\s*([a-z]+)\s*=\s*(\d{1,3}(?:\.\d+)?)\s*%?\s*$/.exec(part);
-    const metric = match?.[1] as CoverageMetric | undefined;
-    if (!match || !metric || !(COVERAGE_METRICS as readonly string[]).includes(metric) || Number(match[2]) > 100) {
-      throw new Error(
-        `must be comma-separated name=percent pairs with names from ${COVERAGE_METRICS.join(', ')} and percents 0 to 100, e.g. operations=100,statuses=80`,
-      );
-    }
-    if (min[metric] !== undefined) throw new Error(`names ${metric} twice`);
-    min[metric] = Number(match[2]);
-  }
-  return min;
-}
+export { COVERAGE_METRICS, parseCoverageMin, type CoverageMetric, type CoverageMin } from './coverage-min';
+import { COVERAGE_METRICS, type CoverageMetric, type CoverageMin } from './coverage-min';
 
 /** A report's figures as percentages (a figure with nothing documented is 100). */
 export function coverageFigures(report: CoverageReport): Record<CoverageMetric, { part: number; whole: number; percent: number }> {

@@ -203,7 +203,7 @@ export function controlPort(control: Control): ControlPort {
     // Off (--control off, coverage only): the control paths are unknown paths like any other (404).
     get routes() {
       routes ??= steering ? controlRoutes(control) : (_req, _res, next) => next();
-      return routes;
+      return routes as ControlPort['routes'];
     },
     requestHeaders: steering ? ['X-Mock-Session', 'X-Mock-Scenario'] : [],
     prefix: CONTROL_PREFIX,

@@ -10,7 +10,7 @@
 // X-Mock-Scenario header, the cookie, --scenario and the control API's body
 // all come down to `name;param=value` (an RFC 9651 Item).
 import { readOperations } from '../../contract/operations';
-import type { OpenApiDocument } from '../../contract/spec';
+import type { OpenApiDocument } from '../../contract/spec-document';
 import type { components } from '../../generated/control';
 
 export type ScenarioKind = components['schemas']['ScenarioKind'];

@@ -7,12 +7,12 @@
 // Both are made from one ApiPath, so they share the data's views, the key
 // gate, the response cache and the fault injector's seeded sequence.
 import type { Logger } from 'pino';
-import { describeSchemaError, SpecSchemas, type OpenApiDocument, type SpecSource } from '../../contract/spec';
+import { describeSchemaError, SpecSchemas, type OpenApiDocument, type SpecSource } from '../../contract/spec-document';
 import { findOperation, readOperations, type Operation, type OperationId } from '../../contract/operations';
 import { ApiError, methodNotAllowed, noRoute, UNKNOWN_KEY_MESSAGE } from '../errors';
 import { ClientParts, type ClientView, type ViewCheck } from '../engine/projections';
 import type { ClientStore } from '../engine/store';
-import { ApiKeyGate, unauthorized } from './auth';
+import { ApiKeyGate, unauthorized, type KeyMatcher } from './auth';
 import { clientHandlers } from './handlers/clients';
 import { diagnosticsHandlers } from './handlers/diagnostics';
 import { responseHygiene, type HygieneSettings } from './http-hygiene';
@@ -25,11 +25,12 @@ import {
   requestLineLogger,
   type ApiStep,
   type ControlPort,
+  type MiddlewareOf,
   type OperationHandler,
   type RequestContext,
 } from './request';
 import { ResponseCache } from './response-cache';
-import type { Request, RequestHandler, Response } from 'express';
+import type { PipelineRequest, PipelineResponse } from './exchange';
 
 // Stores are immutable and tests build many apps over one store: its parts are made once.
 const partsOf = new WeakMap<ClientStore, { parts: ClientParts; validated: boolean }>();
@@ -133,7 +134,7 @@ export interface ApiPath {
   /** The request-line logger (requestLineLogger), or undefined when the level leaves the line out. */
   lines: Logger | undefined;
   /** Security headers, no-store and CORS (http-hygiene.ts). */
-  hygiene: RequestHandler;
+  hygiene: MiddlewareOf;
   /** The steps from routing to the handler; `validator` and `capture` are the Express app's (the lean path needs neither). */
   steps(extra: { capture?: ApiStep; validator?: ApiStep }): ApiStep[];
 }
@@ -143,18 +144,20 @@ export interface ApiPath {
  * own), read once by the caller (mock.ts) and passed down: the route table, the
  * list parameters and the views' checks take theirs from it. `control` is the
  * control API (server/control, through the pipeline's ControlPort), or
- * undefined when it is off.
+ * undefined when it is off. `matchKeys` compares a given key with the
+ * accepted ones (key-digest.ts in Node; the browser's own there).
  */
 export function apiPath(
   config: Readonly<AppSettings>,
   store: ClientStore,
   logger: Logger,
   source: SpecSource,
-  control?: ControlPort,
+  control: ControlPort | undefined,
+  matchKeys: KeyMatcher,
 ): ApiPath {
   const spec = source.document;
   const operations = readOperations(spec);
-  const gate = new ApiKeyGate(config.apiKeys, config.auth);
+  const gate = new ApiKeyGate(config.apiKeys, config.auth, matchKeys);
   const faults = new FaultInjector(config);
   const cache = config.cache ? new ResponseCache(config.cacheMb * 1024 * 1024, gate, (context) => faults.decide(context)) : undefined;
   const parts = clientParts(store, spec, config.validateResponses);
@@ -199,8 +202,8 @@ export function apiPath(
  */
 export function runSteps(
   steps: readonly ApiStep[],
-  req: Request,
-  res: Response,
+  req: PipelineRequest,
+  res: PipelineResponse,
   context: RequestContext,
   fail: (error: unknown) => void,
 ): void {

@@ -8,7 +8,7 @@
 // step by returning (ARCHITECTURE.md draws a request through them).
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import express, { type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { SpecSource } from '../../contract/spec';
 import type { Operation } from '../../contract/operations';
@@ -26,6 +26,8 @@ import {
 } from './request';
 import type { ResponseCache } from './response-cache';
 import type { ClientStore } from '../engine/store';
+import type { PipelineRequest, PipelineResponse } from './exchange';
+import { digestMatcher } from './key-digest';
 import { openApiValidator } from './validator';
 
 export type { AppSettings };
@@ -62,8 +64,9 @@ function outsideApi(docs: RequestHandler, operations: readonly Operation[]): Req
  */
 function inSequence(steps: readonly ApiStep[]): RequestHandler {
   return (req, res, fail) => {
-    // Made by this app's handler (beginRequest) before Express ran.
-    runSteps(steps, req, res, contextOf(req)!, fail);
+    // Made by this app's handler (beginRequest) before Express ran. Express's request and response have every
+    // member the steps use (exchange.ts): this road's adapter is this cast.
+    runSteps(steps, req as unknown as PipelineRequest, res as unknown as PipelineResponse, contextOf(req)!, fail);
   };
 }
 
@@ -81,7 +84,7 @@ export function createApp(
   source: SpecSource,
   control?: ControlPort,
 ): App {
-  return appOn(apiPath(config, store, logger, source, control));
+  return appOn(apiPath(config, store, logger, source, control, digestMatcher));
 }
 
 /** The Express app over an API path: the one the in-process lean path hands on to shares its views, cache and fault sequence. */
@@ -94,9 +97,13 @@ export function appOn(path: ApiPath): App {
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
   app.set('query parser', 'simple');
+  // The API sends no validators (no ETag, no Last-Modified) and every answer is no-store: a conditional request
+  // is answered as the plain one (openapi.yaml, "Conditional requests"; docs/decisions.md). Express's res.send
+  // would otherwise answer 304 to `If-None-Match: *` (its freshness check needs no ETag to match a `*`).
+  Object.defineProperty(app.request, 'fresh', { configurable: true, get: () => false });
 
-  app.use(path.hygiene);
-  if (control) app.use(control.routes);
+  app.use(path.hygiene as unknown as RequestHandler);
+  if (control) app.use(control.routes as unknown as RequestHandler);
   app.use(outsideApi(docsRoutes(source, config.publicUrl, control?.steering ?? false), operations));
   app.use(
     inSequence(
@@ -106,7 +113,7 @@ export function appOn(path: ApiPath): App {
       }),
     ),
   );
-  app.use(errorHandler(logger, documentedParameters(spec)));
+  app.use(errorHandler(logger, documentedParameters(spec)) as unknown as ErrorRequestHandler);
 
   const respond = (req: IncomingMessage, res: ServerResponse, context: RequestContext) => {
     if (cache?.serve(req, res, context)) return;

@@ -11,24 +11,28 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { SPEC_PATH, type SpecSource } from '../../contract/spec';
 import { labelRoute } from './request';
 
-const DOCS_HTML = `<!doctype html>
+/** The page, its files under `base` (`/docs/` here, the site's own folder in the static copy, docs-site.ts), then `scripts`. */
+export function docsHtml(base: string, scripts: readonly string[]): string {
+  return `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Client Records and Diagnostics Service — API reference</title>
-  <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
-  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
-  <link rel="stylesheet" href="/docs/page.css">
+  <link rel="icon" type="image/png" href="${base}assets/favicon-32x32.png">
+  <link rel="stylesheet" href="${base}assets/swagger-ui.css">
+  <link rel="stylesheet" href="${base}page.css">
 </head>
 <body>
   <div id="swagger-ui"></div>
-  <script src="/docs/assets/swagger-ui-bundle.js"></script>
-  <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
-  <script src="/docs/init.js"></script>
-</body>
+  <script src="${base}assets/swagger-ui-bundle.js"></script>
+  <script src="${base}assets/swagger-ui-standalone-preset.js"></script>
+${scripts.map((script) => `  <script src="${script}"></script>\n`).join('')}</body>
 </html>
 `;
+}
+
+const DOCS_HTML = docsHtml('/docs/', ['/docs/init.js']);
 
 /**
  * The docs page's Content-Security-Policy, in place of the API's (`default-src 'none'`, errors.ts's API_CSP),
@@ -51,7 +55,7 @@ const DOCS_CSP = [
 
 // Tighter spacing above the operations than Swagger UI's own (its info block and server bar take
 // half of a 1280x800 screen): with the folded introduction, all five operations are on the first screen.
-const DOCS_CSS = `.swagger-ui .info { margin: 16px 0 8px; }
+export const DOCS_CSS = `.swagger-ui .info { margin: 16px 0 8px; }
 .swagger-ui .info .title { font-size: 28px; }
 .swagger-ui .info .description p { margin: 6px 0; }
 .swagger-ui .info details > summary { cursor: pointer; margin: 4px 0; }
@@ -63,7 +67,7 @@ const DOCS_CSS = `.swagger-ui .info { margin: 16px 0 8px; }
 `;
 
 /** The documents the page offers, first the API's; the control API's when it is on. */
-function documentsOf(withControl: boolean): { url: string; name: string }[] {
+export function documentsOf(withControl: boolean): { url: string; name: string }[] {
   return [
     { url: '/openapi.json', name: 'Client Records API (openapi.yaml)' },
     ...(withControl ? [{ url: '/__control/openapi.json', name: 'Mock control API (control.openapi.yaml)' }] : []),
@@ -80,7 +84,11 @@ function documentsOf(withControl: boolean): { url: string; name: string }[] {
 //   example (Detail's idClient), an optional one shows it in its description instead of in the
 //   input (Swagger UI has no option for this: it pre-fills every parameter example), so trying
 //   Extended with only a filter does not AND it with three other example filters.
-const docsInit = (documents: readonly { url: string; name: string }[]) => `var DOCUMENTS = ${JSON.stringify(documents)};
+// `serverUrl` is the script expression of the address "Try it out" talks to: this server's origin, or the static copy's folder.
+export const docsInit = (
+  documents: readonly { url: string; name: string }[],
+  serverUrl = 'window.location.origin',
+) => `var DOCUMENTS = ${JSON.stringify(documents)};
 
 function foldIntroduction(info) {
   var text = info.description || '';
@@ -117,8 +125,12 @@ function forFirstCall(spec) {
   return spec;
 }
 
+function pathOf(url) {
+  return new URL(url, window.location.href).pathname;
+}
+
 function isDocument(url) {
-  return DOCUMENTS.some(function (document) { return new URL(url, window.location.href).pathname === document.url; });
+  return DOCUMENTS.some(function (document) { return pathOf(url) === pathOf(document.url); });
 }
 
 window.ui = SwaggerUIBundle({
@@ -130,8 +142,8 @@ window.ui = SwaggerUIBundle({
   responseInterceptor: function (response) {
     if (response.ok && typeof response.text === 'string' && isDocument(response.url)) {
       var spec = JSON.parse(response.text);
-      spec.servers = [{ url: window.location.origin, description: 'This server' }];
-      if (new URL(response.url, window.location.href).pathname === DOCUMENTS[0].url) forFirstCall(spec);
+      spec.servers = [{ url: ${serverUrl}, description: 'This server' }];
+      if (pathOf(response.url) === pathOf(DOCUMENTS[0].url)) forFirstCall(spec);
       response.text = JSON.stringify(spec);
       response.data = response.text;
       response.body = spec;
@@ -152,7 +164,13 @@ window.ui = SwaggerUIBundle({
 `;
 
 // The source map is served too: swagger-ui.css names it, and browser dev tools would otherwise log a 404.
-const ASSETS = ['swagger-ui.css', 'swagger-ui.css.map', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png'];
+export const ASSETS = [
+  'swagger-ui.css',
+  'swagger-ui.css.map',
+  'swagger-ui-bundle.js',
+  'swagger-ui-standalone-preset.js',
+  'favicon-32x32.png',
+];
 
 /**
  * Swagger UI's files: the copy the package carries (dist/swagger-ui, written by the build from the
@@ -160,7 +178,7 @@ const ASSETS = ['swagger-ui.css', 'swagger-ui.css.map', 'swagger-ui-bundle.js', 
  * its install-time analytics, @scarf/scarf), or, in a checkout not built yet, swagger-ui-dist itself.
  * The package root is where openapi.yaml is, from the sources and from dist/ alike.
  */
-function swaggerUiDir(): string {
+export function swaggerUiDir(): string {
   const shipped = path.join(path.dirname(SPEC_PATH), 'dist', 'swagger-ui');
   if (ASSETS.every((asset) => fs.existsSync(path.join(shipped, asset)))) return shipped;
   // Resolve the folder without loading the package: its index requires the whole browser bundle.

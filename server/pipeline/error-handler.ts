@@ -3,7 +3,7 @@
 // mapped here to the catalogue's ApiError and leaves as a spec-valid ErrorDto.
 // Nothing else writes an error body inside the app; the catalogue itself is
 // server/errors.ts.
-import type { ErrorRequestHandler } from 'express';
+import type { PipelineRequest, PipelineResponse } from './exchange';
 import type { Logger } from 'pino';
 import { ApiError, describeCrash, INTERNAL_ERROR_MESSAGE, quoted } from '../errors';
 import { contextOf, noteError } from './request';
@@ -74,8 +74,11 @@ const HANDLER_HEADERS = [
   'Link',
 ];
 
+/** The error handler as every road calls it (Express calls a four-argument handler so): the error, the request, its response, next. */
+export type ErrorHandler = (error: unknown, req: PipelineRequest, res: PipelineResponse, next: (error?: unknown) => void) => void;
+
 /** `documented`: the served spec's parameter names (request.ts), the only ones a request line may name. */
-export function errorHandler(logger: Logger, documented: ReadonlySet<string>): ErrorRequestHandler {
+export function errorHandler(logger: Logger, documented: ReadonlySet<string>): ErrorHandler {
   return (error, req, res, next) => {
     if (res.headersSent) {
       // Too late for an ErrorDto: end the broken response so the client sees a failure, not a hang.

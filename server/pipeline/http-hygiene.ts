@@ -3,11 +3,13 @@
 // open by default and narrowed by CORS_ORIGINS.
 import cors from 'cors';
 import helmet from 'helmet';
-import type { RequestHandler } from 'express';
 import { API_CSP } from '../errors';
-import type { ControlPort } from './request';
+import type { ControlPort, MiddlewareOf } from './request';
+
+type RequestHandler = MiddlewareOf;
 
 function securityHeaders(): RequestHandler {
+  // helmet and cors call only setHeader, getHeader, removeHeader, statusCode and end: any PipelineResponse has them.
   return helmet({
     // Written by responseHygiene instead: the one policy of the raw answers (errors.ts), which the docs
     // page replaces with its own where it is served (docs.ts).
@@ -18,7 +20,7 @@ function securityHeaders(): RequestHandler {
     xFrameOptions: { action: 'deny' },
     // Served over plain HTTP on loopback: HSTS would only confuse.
     strictTransportSecurity: false,
-  });
+  }) as unknown as RequestHandler;
 }
 
 /** The setting the hygiene step reads (CORS_ORIGINS, parsed by process/config.ts). */
@@ -43,7 +45,7 @@ function corsPolicy(config: HygieneSettings, control: ControlPort | undefined): 
       allowedHeaders: [...ALLOWED_HEADERS, ...(control?.requestHeaders ?? [])],
       exposedHeaders: EXPOSED_HEADERS,
       maxAge: 600,
-    });
+    }) as unknown as RequestHandler;
   const policy = options(['GET']);
   const controlPolicy = control ? options(control.methods) : policy;
   return (req, res, next) => {

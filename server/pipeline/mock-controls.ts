@@ -9,7 +9,7 @@
 // FaultInjector of its own (its own seeded sequence, so one session's requests
 // do not move another's), `down` as a simulated 500; an explicit Prefer on the
 // request still wins, being the more specific.
-import type { Request, Response } from 'express';
+import type { PipelineRequest, PipelineResponse } from './exchange';
 import { Sfc32Randomizer } from '../../seeds/random';
 import { ApiError, clientNotFound, INTERNAL_ERROR_MESSAGE, methodNotAllowed, UNKNOWN_KEY_MESSAGE } from '../errors';
 import type { RouteMatch } from '../../contract/operations';
@@ -115,8 +115,8 @@ function simulatedError(status: number, route: RouteMatch, method: string): ApiE
  */
 function answerExample(
   example: NonNullable<PreferDirectives['example']>,
-  req: Request,
-  res: Response,
+  req: PipelineRequest,
+  res: PipelineResponse,
   list: ListAnswers,
 ): ApiError | undefined {
   if (example.status >= 300) {

@@ -7,13 +7,11 @@
 // its own, the error handler and the docs routes, look it up by request.
 // The list query is parsed once into a typed value (ListQuery, the engine's
 // vocabulary) with the served spec's own parameter names and defaults.
-import crypto from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import type { PipelineRequest, PipelineResponse, RequestHeaders } from './exchange';
 import type { KeyCheck } from './auth';
 import type { RouteMatch } from '../../contract/operations';
-import type { OpenApiDocument } from '../../contract/spec';
+import type { OpenApiDocument } from '../../contract/spec-document';
 import type { ListQuery } from '../engine/list-query';
 
 /** A failure or delay the mock controls decided for a request (LATENCY_MS, ERROR_RATE); decided once per request. */
@@ -72,9 +70,9 @@ export interface ScenarioEffect {
  */
 export interface ControlPort {
   /** First for every request: decides its session and scenario (into the context) and journals it when it ends. */
-  begin(req: IncomingMessage, res: ServerResponse, context: RequestContext): void;
-  /** The control paths (/__control/...), after the security headers and CORS, before the API. */
-  routes: RequestHandler;
+  begin(req: RequestLine, res: AnswerEnd, context: RequestContext): void;
+  /** The control paths (/__control/...), after the security headers and CORS, before the API (an Express handler). */
+  routes: MiddlewareOf<never, never>;
   /** The control API is on: its paths answer and the docs page shows its document (off, the port only counts coverage). */
   steering: boolean;
   /** Request headers browsers may send to the API and the control paths (CORS): X-Mock-Session, X-Mock-Scenario. */
@@ -97,8 +95,28 @@ export const NO_FAULT: FaultDecision = Object.freeze({ delayMs: 0, fail: false }
 /** The mock controls' decision for a request, taken once and kept in its context (FaultInjector.decide). */
 export type DecideFault = (context: Pick<RequestContext, 'fault'>) => FaultDecision;
 
+/** What the context's maker and the control room read of a request: its line and headers. */
+export interface RequestLine {
+  method?: string | undefined;
+  url?: string | undefined;
+  headers: RequestHeaders;
+  /** The header lines as sent, name and value by turns (the journal keeps them). */
+  rawHeaders: readonly string[];
+}
+
+/** What they watch of its answer: its status once sent, and its end (Node's response and the AnswerRecorder both emit 'close'). */
+export interface AnswerEnd {
+  readonly statusCode: number;
+  readonly headersSent: boolean;
+  readonly writableFinished?: boolean;
+  on(event: 'close', listener: () => void): unknown;
+}
+
+/** A middleware as Express and the hygiene step call it: request, response, next. */
+export type MiddlewareOf<Req = PipelineRequest, Res = PipelineResponse> = (req: Req, res: Res, next: (error?: unknown) => void) => void;
+
 /** Writes X-Total-Count and Link for a list answer of `query` at `path` with `total` matches (paging.ts). */
-export type PagingHeaders = (res: Response, path: string, query: ListQuery, total: number) => void;
+export type PagingHeaders = (res: PipelineResponse, path: string, query: ListQuery, total: number) => void;
 
 /** What a step of the API path returns: nothing to go on, DONE when the request needs nothing more, or a promise of either. */
 export const DONE = Symbol('done');
@@ -109,7 +127,7 @@ export type StepResult = void | typeof DONE | Promise<void | typeof DONE>;
  * with it. `fail` hands an error to the error handler later, after the step has returned: a check the step leaves
  * on the response (the validator's check of a JSON body) fails when the handler sends it.
  */
-export type ApiStep = (req: Request, res: Response, context: RequestContext, fail: (error: unknown) => void) => StepResult;
+export type ApiStep = (req: PipelineRequest, res: PipelineResponse, context: RequestContext, fail: (error: unknown) => void) => StepResult;
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
@@ -125,12 +143,14 @@ export function requestLineLogger(logger: Logger): Logger | undefined {
   return logger.isLevelEnabled('info') ? logger.child({}, { redact: { paths: [] } }) : undefined;
 }
 
-const contexts = new WeakMap<IncomingMessage, RequestContext>();
+const contexts = new WeakMap<object, RequestContext>();
+// The Web Crypto object of Node and of browsers alike, looked up once: globalThis.crypto is a getter in Node.
+const webCrypto = globalThis.crypto;
 // A caller's id is echoed only when it is short and printable: it goes into headers and logs.
 const SAFE_REQUEST_ID = /^[\w.:@-]{1,128}$/;
 
 /** The context of a request Express hands to the error handler or a docs route (the API path is given it). */
-export function contextOf(req: IncomingMessage): RequestContext | undefined {
+export function contextOf(req: object): RequestContext | undefined {
   return contexts.get(req);
 }
 
@@ -141,11 +161,11 @@ export function contextOf(req: IncomingMessage): RequestContext | undefined {
  * path with setHeader, the cache fast path in its one writeHead (a header set
  * here would make Node merge every replayed header one by one).
  */
-export function beginRequest(req: IncomingMessage, res: ServerResponse, lines: Logger | undefined): RequestContext {
+export function beginRequest(req: RequestLine, res: AnswerEnd, lines: Logger | undefined): RequestContext {
   const existing = contexts.get(req);
   if (existing) return existing;
   const incoming = req.headers['x-request-id'];
-  const id = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+  const id = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : webCrypto.randomUUID();
   // Every field present from the start: one object shape for all requests.
   const context: RequestContext = {
     id,
@@ -203,7 +223,7 @@ export function documentedParameters(spec: OpenApiDocument): ReadonlySet<string>
 const VALIDATOR_LOCATIONS: Record<string, string> = { query: 'query', params: 'path', path: 'path', headers: 'header' };
 
 /** Names a non-API route (/docs, /openapi.json, …) in its request line: a fixed path, never the raw URL. */
-export function labelRoute(req: IncomingMessage, path: string): void {
+export function labelRoute(req: object, path: string): void {
   const context = contextOf(req);
   if (context) context.label = path;
 }
@@ -262,7 +282,7 @@ function single(value: unknown): string | undefined {
  * value against the served spec), parsed once: the engine's page(query), the
  * page's echo and its Link header all read this value, never the raw query.
  */
-export function readListQuery(query: Request['query'], parameters: ListParameters): ListQuery {
+export function readListQuery(query: PipelineRequest['query'], parameters: ListParameters): ListQuery {
   const list: ListQuery = {
     page: Number(single(query[parameters.page.name]) ?? parameters.page.default),
     pageSize: Number(single(query[parameters.pageSize.name]) ?? parameters.pageSize.default),
@@ -280,4 +300,4 @@ export function readListQuery(query: Request['query'], parameters: ListParameter
 }
 
 /** The API path's handler of one operation: its answer, or a thrown ApiError. */
-export type OperationHandler = (req: Request, res: Response, context: RequestContext) => void;
+export type OperationHandler = (req: PipelineRequest, res: PipelineResponse, context: RequestContext) => void;

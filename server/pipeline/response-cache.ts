@@ -18,8 +18,7 @@
 // the flat [name, value, …] list Node writes without a per-header setHeader,
 // with their names as the miss wrote them (case and order), so the bytes on
 // the wire are the miss's bytes but for X-Request-Id and Date.
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiKeyGate } from './auth';
+import type { ApiKeyGate, KeyedRequest } from './auth';
 import type { RouteMatch } from '../../contract/operations';
 import {
   NO_FAULT,
@@ -50,6 +49,19 @@ interface CachedResponse {
 /** Node has it on every outgoing message; @types/node declares it on ClientRequest only. */
 interface WithRawHeaderNames {
   getRawHeaderNames(): string[];
+}
+
+/** What the cache reads of a request (Node's, or any with these members). */
+interface CacheRequest extends KeyedRequest {
+  method?: string | undefined;
+  url?: string | undefined;
+}
+
+/** What a hit writes on (Node's response): the status and headers at once, then the body. */
+interface RawResponse {
+  readonly destroyed: boolean;
+  writeHead(status: number, headers: (string | number | string[])[]): unknown;
+  end(body: Uint8Array): unknown;
 }
 
 // Per-request headers, and those Node writes itself, are never replayed.
@@ -104,7 +116,7 @@ export class ResponseCache {
     return this.bytes;
   }
 
-  private keyOf(req: IncomingMessage, context: RequestContext): string | undefined {
+  private keyOf(req: CacheRequest, context: RequestContext): string | undefined {
     // A scenario other than normal (server/control) shapes the answer as Prefer does: one scenario's answer is never another's;
     // a bad X-Mock-Session or X-Mock-Scenario is a 400 the full pipeline gives, never the plain request's cached answer.
     if (req.method !== 'GET' || req.headers.prefer !== undefined || context.scenario !== undefined || context.scenarioProblem !== undefined)
@@ -114,7 +126,7 @@ export class ResponseCache {
   }
 
   /** Writes a cached response and returns true, or returns false to let the full pipeline answer. */
-  serve(req: IncomingMessage, res: ServerResponse, context: RequestContext): boolean {
+  serve(req: CacheRequest, res: RawResponse, context: RequestContext): boolean {
     const key = this.keyOf(req, context);
     const entry = key === undefined ? undefined : this.entries.get(key);
     if (!entry || key === undefined) return false;
@@ -146,8 +158,8 @@ export class ResponseCache {
       const key = this.keyOf(req, context);
       const route = context.route;
       if (key === undefined || !route) return;
-      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-      (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
+      const end = res.end.bind(res) as (...args: unknown[]) => unknown;
+      (res as { end: (...args: unknown[]) => unknown }).end = (...args: unknown[]) => {
         const [chunk, encoding] = args;
         if (CACHEABLE_STATUS.has(res.statusCode) && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
           // Only a 200 sent as bytes can be the page its recipe makes; anything else keeps its own bytes.
@@ -158,7 +170,7 @@ export class ResponseCache {
           const headers: CachedResponse['headers'] = [];
           for (const name of (res as unknown as WithRawHeaderNames).getRawHeaderNames()) {
             const value = res.getHeader(name);
-            if (!NOT_REPLAYED.has(name.toLowerCase()) && value !== undefined) headers.push(name, value);
+            if (!NOT_REPLAYED.has(name.toLowerCase()) && value !== undefined) headers.push(name, value as string | number | string[]);
           }
           const { errorCode, errorParam } = context;
           this.store(key, {

@@ -141,7 +141,8 @@ function asStep(middlewares: readonly RequestHandler[]): ApiStep {
           return resolve();
         }
         try {
-          void middleware(req, res, next);
+          // The Express app's own request and response: the validator is a step of that road only.
+          void middleware(req as never, res as never, next);
         } catch (thrown) {
           reject(thrown);
         }

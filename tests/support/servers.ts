@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../server/process/config';
 import { appOn, createApp, type App } from '../../server/pipeline/app';
 import { apiPath } from '../../server/pipeline/api-path';
 import { leanFirst } from '../../server/pipeline/lean-path';
+import { digestMatcher } from '../../server/pipeline/key-digest';
 import { createLogger } from '../../server/process/logger';
 import { startHttpServer, type RunningServer } from '../../server/listener/http-server';
 import { ClientStore } from '../../server/engine/store';
@@ -101,7 +102,7 @@ export async function startLeanTestServer(overrides: Partial<Config> = {}, data?
   const logger = createLogger(config.logLevel, logs);
   // A lazy store, as the in-process handlers build it (msw-core.ts): made afresh, since it fills in as it answers.
   const store = new ClientStore(data ?? generatedSource(config.seed, config.clients), { lazy: true });
-  const path = apiPath(config, store, logger, specOf(config));
+  const path = apiPath(config, store, logger, specOf(config), undefined, digestMatcher);
   const full = appOn(path);
   const app: App = Object.assign(
     leanFirst(path, () => Promise.resolve(full)),

@@ -5,7 +5,7 @@
 // once per client (engine/projections.ts); with full response validation on
 // they take the object path through res.json instead, where
 // express-openapi-validator checks every body.
-import type { Response } from 'express';
+import type { PipelineResponse } from '../exchange';
 import type { OperationId } from '../../../contract/operations';
 import type { ClientDetail, ClientExtendedPage, ClientSimplePage } from '../../../contract/wire-types';
 import { clientNotFound } from '../../errors';
@@ -24,7 +24,7 @@ export interface ClientRouteOptions {
 }
 
 /** What res.json does with the text it has stringified: the same headers (it adds the charset for text), the same bytes. */
-function sendJson(res: Response, json: Buffer): void {
+function sendJson(res: PipelineResponse, json: Buffer): void {
   if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
   res.send(json);
 }
