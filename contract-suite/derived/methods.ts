@@ -17,9 +17,9 @@
 // leaves that open, and the check accepts it. CONNECT and TRACE are also what
 // front servers refuse themselves (nginx's own 405 page, without `Allow`): an
 // answer in the HTTP layer's own format is held to the status alone (expect.ts, expectRefusedByFront).
-import type { CheckContext, Define, OperationName } from '../context';
-import type { ApiRequest, Exchange, KeyRole } from '../http';
-import type { SpecContract, SpecOperation } from '../spec-contract';
+import type { CheckContext, Define, OperationName } from '../kit/context';
+import type { ApiRequest, Exchange, KeyRole } from '../../contract/exchange';
+import type { SpecContract, SpecOperation } from '../../contract/spec-contract';
 import {
   declaredMethods,
   everywhereHeaders,

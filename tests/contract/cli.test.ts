@@ -1,4 +1,4 @@
-// The contract runner as a CI user meets it: the built CLI (dist/contract-suite/cli.js,
+// The contract runner as a CI user meets it: the built CLI (dist/contract-suite/cli/main.js,
 // and the package's bin dist/cli/main.js where our mock is the target) in a child
 // process, as `client-records-mock contract` runs it (npm test builds first). Each exit code is shown with the line that caused it: 0 every check
 // that could run passed; 1 the deployment broke the contract (a mutant of our
@@ -13,14 +13,14 @@ import Ajv2020 from 'ajv/dist/2020';
 import YAML from 'yaml';
 import addFormats from 'ajv-formats';
 import { COVERAGE_REPORT_SCHEMA, type CoverageReport } from '../../contract/coverage-report';
-import { runContractCli, USAGE } from '../../contract-suite/cli';
+import { runContractCli, USAGE } from '../../contract-suite/cli/main';
 import { STRICT_FRAMING_FAULTS } from '../../contract-suite/derived/framing';
-import { specContract } from '../../contract-suite/spec-contract';
+import { specContract } from '../../contract/spec-contract';
 import { MUTANTS, startMutantProxy, type RunningProxy } from '../../tools/mutants';
 import { freePort } from '../../tools/processes';
 import { API_KEY, ROOT, startTestServer, type TestServer } from '../support/servers';
 
-const CLI = path.join(ROOT, 'dist/contract-suite/cli.js');
+const CLI = path.join(ROOT, 'dist/contract-suite/cli/main.js');
 
 /** The package's bin: `client-records-mock contract` without --base-url checks our mock, started in-process. */
 const BIN = path.join(ROOT, 'dist/cli/main.js');

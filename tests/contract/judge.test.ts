@@ -1,10 +1,10 @@
-// The judge (contract-suite/judge.ts), the rule engine the suite and the proxy
+// The judge (contract/judge/), the rule engine the suite and the proxy
 // share: what openapi.yaml allows for a request (derived from its parameter
 // schemas and security), and what an answer breaks. Answers come from our
 // real server in-process; the faulty ones are that server's real bytes with
 // one thing changed, as a faulty deployment would send them.
-import { ExchangeMemory, judgeRequest, judgeResponse, type JudgedExchange } from '../../contract-suite/judge';
-import { specContract } from '../../contract-suite/spec-contract';
+import { ExchangeMemory, judgeRequest, judgeResponse, type JudgedExchange } from '../../contract/judge';
+import { specContract } from '../../contract/spec-contract';
 import { API_KEY, startTestServer, type TestServer } from '../support/servers';
 
 const contract = specContract();

@@ -11,12 +11,12 @@
 // unreachable: a mutant survives only if the contract suite cannot tell it from the real server. Not part of
 // `npm test` (jest.config.js ignores tests/mutation/);
 // `npm run mutation` runs it through jest.mutation.config.js.
-import { runSuite, type SuiteRun } from '../../contract-suite/cli';
+import { runSuite, type SuiteRun } from '../../contract-suite/cli/main';
 import { crossCuttingChecks } from '../../contract-suite/checks/cross-cutting';
 import { detailChecks } from '../../contract-suite/checks/detail';
 import { diagnosticsChecks } from '../../contract-suite/checks/diagnostics';
 import { listChecks } from '../../contract-suite/checks/lists';
-import type { Target } from '../../contract-suite/target';
+import type { Target } from '../../contract-suite/kit/target';
 import type { ClientDetail } from '../../contract/wire-types';
 import { startProxy, type RunningProxy } from '../../proxy/proxy';
 import { generateClients } from '../../seeds/client';
@@ -241,7 +241,7 @@ describe('the server in its test modes', () => {
   });
 
   // A failing scenario makes its answers errors on purpose, so the suite's own checks fail; what it may not do is
-  // answer outside the contract. The contract suite's per-answer rules (the proxy's driver, contract-suite/judge.ts)
+  // answer outside the contract. The contract suite's per-answer rules (the proxy's driver, contract/judge/)
   // judge every exchange: the one departure allowed is the one the error table documents, a simulated failure's
   // `500 INTERNAL_ERROR` where a success was due (and, for `unauthorised`, the 401 any request may get).
   test.each<[string, ScenarioRequest | undefined]>([

@@ -3,11 +3,11 @@
 // statuses and parameters the run exercised, fed by every exchange of the run
 // (checks and generated requests alike) through the target's onExchange hook,
 // and which sentences of the document in use it enforced (sentences.ts).
-import { CoverageTally, type CoverageReport } from '../contract/coverage-report';
-import { headerOf } from './judge';
-import { operationPathname, type Exchange } from './http';
-import { sentenceCoverage } from './sentences';
-import type { SpecContract } from './spec-contract';
+import { CoverageTally, type CoverageReport } from '../../contract/coverage-report';
+import { headerOf } from '../../contract/judge';
+import { operationPathname, type Exchange } from '../../contract/exchange';
+import { sentenceCoverage } from '../../contract/judge/sentences';
+import type { SpecContract } from '../../contract/spec-contract';
 
 export type { CoverageReport };
 
