@@ -222,7 +222,7 @@ export async function runGithubJob(job: GithubJob, context: JobContext): Promise
     const script = context.fill(step.run ?? '');
     const reason = context.skip(script);
     if (reason) {
-      steps.push({ name, status: 0, output: `(not run here: ${reason})`, seconds: 0 });
+      steps.push({ name, status: 0, output: `(not run here: ${reason})\n`, seconds: 0 });
       continue;
     }
     const stepEnv = Object.fromEntries(
@@ -238,10 +238,11 @@ export async function runGithubJob(job: GithubJob, context: JobContext): Promise
 export async function runGitlabJob(job: GitlabJob, context: JobContext): Promise<JobRun> {
   const groups: number[] = [];
   const steps: StepRun[] = [];
-  const env = { ...context.env, ...job.variables, ...context.secrets };
+  const variables = Object.fromEntries(Object.entries(job.variables ?? {}).map(([key, value]) => [key, context.fill(String(value))]));
+  const env = { ...context.env, ...variables, ...context.secrets };
   const lines = job.script.map((line) => context.fill(line)).filter((line) => !context.skip(line));
   const skipped = job.script.filter((line) => context.skip(line));
-  for (const line of skipped) steps.push({ name: line, status: 0, output: `(not run here: ${context.skip(line)})`, seconds: 0 });
+  for (const line of skipped) steps.push({ name: line, status: 0, output: `(not run here: ${context.skip(line)})\n`, seconds: 0 });
   // GitLab's runner: one shell for the whole script, stopping at the first failing line.
   const script = await runScript(lines.join('\n'), context.cwd, env, context.scriptDir, groups);
   steps.push({ ...script, name: 'script' });

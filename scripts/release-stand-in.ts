@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { commitDist } from './dist-tag';
-import { runOrFail } from './scratch';
+import { ROOT, runOrFail } from './scratch';
 
 export const REPOSITORY_URL = 'https://github.com/client-records/client-records-mock';
 const DOWNLOADS = '/client-records/client-records-mock/releases/download/';
@@ -37,7 +37,9 @@ export async function startReleaseStandIn(tarball: string, dir: string): Promise
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const bare = path.join(dir, 'client-records-mock.git');
-  runOrFail('git init --bare', 'git', ['init', '--quiet', '--bare', bare]);
+  runOrFail('git init --bare', 'git', ['init', '--quiet', '--bare', '--initial-branch=main', bare]);
+  // GitHub's repository has its main branch beside the tag (npm's git client reads HEAD's commit first).
+  runOrFail('git push of main', 'git', ['push', '--quiet', bare, 'HEAD:refs/heads/main'], { cwd: ROOT });
   commitDist(tarball, bare);
   return {
     rewrite: (line) =>
