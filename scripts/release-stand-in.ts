@@ -46,6 +46,11 @@ export async function startReleaseStandIn(tarball: string, dir: string): Promise
       line
         .replaceAll(`https://github.com${DOWNLOADS}`, `${base}${DOWNLOADS}`)
         .replaceAll(`git+${REPOSITORY_URL}.git#`, `git+file://${bare}#`),
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // npm keeps its connections alive: close them, or close() would wait for them.
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
