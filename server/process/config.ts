@@ -145,7 +145,7 @@ const SETTINGS: readonly AnySetting[] = [
     env: 'DATA_FILE',
     flag: '--data',
     fallback: '',
-    help: 'serve clients from this JSON file (client-records-mock seed writes one) instead of generating',
+    help: 'serve clients from this JSON file (the seed command writes one) instead of generating',
     parse: (raw) => {
       // Unset (or set empty) means generate; only spaces is a mistake that would silently serve generated data.
       if (raw === '') return undefined;
@@ -159,7 +159,7 @@ const SETTINGS: readonly AnySetting[] = [
     flag: '--data-max-mb',
     // 1,000,000 clients (the CLIENTS maximum) with room for pretty-printing; 4096 stays under Node's 4 GB Buffer limit.
     fallback: '2048',
-    help: 'largest data file read, in MB (1,000,000 clients as client-records-mock seed writes them: about 1,010 MB)',
+    help: 'largest data file read, in MB (1,000,000 clients as the seed command writes them: about 1,010 MB)',
     parse: integer(1, 4096),
   },
   {

@@ -80,14 +80,15 @@ describe('the tarball', () => {
     expect(stray).toEqual([]);
   });
 
-  // 0.1.0 shipped 277 files in 1.31 MB, a third of it no user reads: the mutation and reach reports, the
-  // performance history, the contributors' pages and Swagger UI's CSS source map (issue 38).
-  test('holds no report, history, contributor page or source map, and stays within 300 files and 1.2 MB', () => {
+  // 0.1.0 shipped 277 files in 1.31 MB, much of it no user reads: the mutation and reach reports, the
+  // performance history, the contributors' pages and Swagger UI's CSS source map (issue 38). Without them,
+  // 1.13 MB in 325 files once the contract suite moved into its rooms; the bounds leave room to grow, not to bloat.
+  test('holds no report, history, contributor page or source map, and stays within 400 files and 1.25 MB', () => {
     const unneeded = files.filter((file) => /^docs\/(mutation|performance|reach)\.md$|^(CONTRIBUTING|ARCHITECTURE)\.md$|\.map$/.test(file));
 
     expect(unneeded).toEqual([]);
-    expect(packed.entryCount).toBeLessThanOrEqual(300);
-    expect(packed.size).toBeLessThanOrEqual(1_200_000);
+    expect(packed.entryCount).toBeLessThanOrEqual(400);
+    expect(packed.size).toBeLessThanOrEqual(1_250_000);
   });
 
   test('carries every file its README and docs link to (the links work in node_modules, not only on GitHub)', () => {
