@@ -91,14 +91,15 @@ export async function runContractCli(
     const target: Target = { baseUrl, apiKey: options.apiKey, maxRate: options.maxRate };
     await probeTarget(target, contract);
 
-    out(`contract suite against ${description}${options.spec ? `, judged against ${options.spec}` : ''}`);
+    if (options.detail !== 'summary') out(`contract suite against ${description}${options.spec ? `, judged against ${options.spec}` : ''}`);
     const started = performance.now();
     const run = await runSuite(target, {
       runs: options.runs,
       seed: options.seed,
       origin: options.origin,
       strictHttp: options.strictHttp,
-      log: out,
+      log: options.detail === 'summary' ? undefined : out,
+      verbose: options.detail === 'verbose',
       contract,
       groups: extra.groups,
       control: options.control,
@@ -113,12 +114,13 @@ export async function runContractCli(
         /\.xml$/i.test(file) ? coverageToJunit(report) : /\.html?$/i.test(file) ? coverageToHtml(report) : coverageToJson(report),
       );
     }
-    out('');
+    if (options.detail !== 'summary') out('');
     for (const line of summaryOf(run, seconds, {
       seed: options.seed,
       runs: options.runs,
       junit: options.junit,
       coverageOut: options.coverageOut,
+      detail: options.detail,
     }))
       out(line);
     const code = exitCodeOf(run.results);

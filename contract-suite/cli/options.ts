@@ -4,6 +4,7 @@ import { DEFAULT_RUNS, DEFAULT_SEED } from '../property/properties';
 import { DEFAULT_API_KEY } from '../kit/target';
 import { DEFAULT_ORIGIN } from '../kit/context';
 import { StartError } from './errors';
+import { CAUSE_LINES, MAX_CAUSES, type Detail } from './report';
 
 export const USAGE = `Usage: client-records-mock contract [--base-url URL] [options]
 
@@ -25,6 +26,10 @@ export const USAGE = `Usage: client-records-mock contract [--base-url URL] [opti
                         request, never for the whole server; a target without one skips these checks
   --max-rate N          at most N requests per second, for a remote deployment (default: no limit)
   --junit FILE          write a JUnit XML report: one case per check (failure, <skipped> with the reason, error)
+  --summary             print only the causes (all of them) and the verdict
+  --verbose             print every check's line as it runs, every cause and every sentence not enforced
+                        (default: progress lines, at most ${MAX_CAUSES} causes of at most ${CAUSE_LINES} lines each,
+                        skipped checks, coverage totals and the verdict: what a CI log can carry)
   --coverage-out FILE   write the coverage report (client-records-coverage/1): FILE.json, .xml (JUnit) or .html;
                         repeat the option for several
   -h, --help            this text
@@ -50,6 +55,8 @@ export interface Options {
   coverageOut: string[];
   /** --control: the control API's checks too. */
   control: boolean;
+  /** --summary / --verbose: how much the run prints. */
+  detail: Detail;
 }
 
 function positiveInteger(name: string, text: string | undefined, fallback: number, min: number): number {
@@ -76,6 +83,8 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
         'strict-http': { type: 'boolean' },
         'max-rate': { type: 'string' },
         control: { type: 'boolean' },
+        summary: { type: 'boolean' },
+        verbose: { type: 'boolean' },
         junit: { type: 'string' },
         'coverage-out': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
@@ -87,6 +96,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
   const values = parsed.values;
   if (values.help) return 'help';
   if (values['api-key'] === '') throw new StartError('--api-key is empty');
+  if (values.summary && values.verbose) throw new StartError('--summary and --verbose exclude each other');
   for (const file of values['coverage-out'] ?? [])
     if (!/\.(json|xml|html?)$/i.test(file))
       throw new StartError(`--coverage-out ${JSON.stringify(file)}: name a .json, .xml (JUnit) or .html file`);
@@ -102,6 +112,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
     junit: values.junit,
     coverageOut: values['coverage-out'] ?? [],
     control: values.control ?? false,
+    detail: values.summary ? 'summary' : values.verbose ? 'verbose' : 'default',
   };
 }
 

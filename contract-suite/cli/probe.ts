@@ -20,8 +20,8 @@ function unreachable(error: unknown, baseUrl: string): string {
 /**
  * Before any check, the three ways a run cannot start, each one line (exit 2):
  * nothing answers, the base URL points at something that is not this API (a
- * redirect, or a 404 that is not even JSON: a wrong host or prefix), the key
- * is rejected. Anything else the probes see, even a broken Ping, is left to
+ * redirect, a 404 that is not even JSON, or 404 on both a public and a keyed
+ * operation: a wrong host or prefix), the key is rejected. Anything else the probes see, even a broken Ping, is left to
  * the checks, which report it as a contract violation (exit 1).
  */
 export async function probeTarget(target: Target, contract: SpecContract): Promise<void> {
@@ -50,6 +50,12 @@ export async function probeTarget(target: Target, contract: SpecContract): Promi
     );
   const keyed = await get(`${paths.getClientsSimple}?pageSize=1`, target.apiKey);
   const body = await keyed.text();
+  // Neither a public nor a keyed operation is there: a wrong host or path prefix, not a broken contract (a
+  // deployment that serves some operations and not others is the checks' to report).
+  if (ping.status === 404 && keyed.status === 404)
+    throw new StartError(
+      `${target.baseUrl} serves none of the document's paths: GET ${paths.ping} and GET ${paths.getClientsSimple} answered 404 (wrong host or path prefix?)`,
+    );
   if (keyed.status === 401)
     throw new StartError(
       `key rejected by ${target.baseUrl}: GET ${paths.getClientsSimple} answered 401 ${body.includes('UNAUTHORIZED') ? 'UNAUTHORIZED' : ''}`.trim(),

@@ -18,6 +18,10 @@ export interface RunResult {
   violations: Violation[];
   /** The check's own rule, when its own assertion failed. */
   rule?: string;
+  /** Where the check's own rule broke (a header, a field). */
+  place?: string;
+  /** The rules the check declares it enforces (their sentences stand behind a failure that names no rule). */
+  checkRules?: readonly string[];
   /** The failing exchange, as a curl line. */
   curl?: string;
   /** The failing exchange's operation and status (for the cause of a check's own assertion). */

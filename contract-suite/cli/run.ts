@@ -19,6 +19,14 @@ export interface SuiteRun {
   context: CheckContext;
 }
 
+/** A progress line every this many checks outside --verbose: a long run shows it is alive in a CI log. */
+const PROGRESS_EVERY = 50;
+
+function progressLine(results: readonly RunResult[], total: number): string {
+  const count = (outcome: Outcome) => results.filter((r) => r.outcome === outcome).length;
+  return `  checks: ${results.length}/${total} run, ${count('fail')} failed, ${count('skip')} skipped${count('error') > 0 ? `, ${count('error')} suite errors` : ''}`;
+}
+
 /** Runs every check, then the property run, against a target, judging against `contract` (default: the bundled openapi.yaml). */
 export async function runSuite(
   target: Target,
@@ -29,6 +37,8 @@ export async function runSuite(
     /** Also the RFC 9112 MUST-400s Node's server takes (--strict-http; derived/framing.ts). */
     strictHttp?: boolean;
     log?: (line: string) => void;
+    /** Log every check's line as it ends (--verbose); else a progress line every PROGRESS_EVERY checks. */
+    verbose?: boolean;
     contract?: SpecContract;
     /** Check groups to run (default: every group of checks.ts), e.g. with the derived checks added. */
     groups?: readonly CheckGroup[];
@@ -56,7 +66,7 @@ export async function runSuite(
   const exercised = new Set<string>();
   for (const check of checks) {
     const result = await runCheck(check, context);
-    const error = result.error as (Error & { exchange?: Exchange; rule?: string; curl?: string }) | undefined;
+    const error = result.error as (Error & { exchange?: Exchange; rule?: string; place?: string; curl?: string }) | undefined;
     const exchange = error?.exchange;
     results.push({
       name: check.name,
@@ -68,13 +78,17 @@ export async function runSuite(
       reason: result.reason,
       violations: result.violations,
       rule: error?.rule,
+      place: error?.place,
+      checkRules: check.rules,
       curl: error?.curl ?? (exchange ? toCurl(target, exchange.request) : undefined),
       where: exchange
         ? { operation: contract.findOperation(operationPathname(exchange))?.operation.operationId ?? 'routing', status: exchange.status }
         : undefined,
     });
     if (result.outcome === 'pass' || result.outcome === 'fail') for (const rule of check.rules ?? []) exercised.add(rule);
-    if (result.outcome === 'pass') log(`  ✓ ${check.name}`);
+    if (!options.verbose) {
+      if (results.length % PROGRESS_EVERY === 0 || results.length === checks.length) log(progressLine(results, checks.length));
+    } else if (result.outcome === 'pass') log(`  ✓ ${check.name}`);
     else if (result.outcome === 'skip') log(`  - ${check.name}\n      skipped: ${result.reason}`);
     else if (result.outcome === 'error')
       log(`  ! ${check.name}\n      SUITE ERROR (a bug of the contract suite, not of the deployment): ${error?.stack ?? error?.message}`);
@@ -112,7 +126,7 @@ export async function runSuite(
     `  ${propertyOutcome === 'pass' ? '✓' : propertyOutcome === 'error' ? '!' : '✗'} ${describeOutcome(property)}` +
       (property.suiteBug
         ? `\n      SUITE ERROR: ${property.suiteBug}`
-        : property.failure
+        : property.failure && options.verbose
           ? `\n      ${property.failure.split('\n').join('\n      ')}`
           : ''),
   );

@@ -72,6 +72,8 @@ export class ContractViolation extends Error {
   exchange?: Exchange;
   /** A check's own rule id (e.g. `check.order`), when the check named one. */
   rule?: RuleId;
+  /** Where the rule broke (a header, a field), so the failure groups with the judge's causes of the same place. */
+  place?: string;
   /** The request as a curl line. */
   curl?: string;
 
@@ -207,12 +209,13 @@ export class CheckContext {
     throw error;
   }
 
-  private violation(exchange: Exchange, message: string, rule?: RuleId): ContractViolation {
+  private violation(exchange: Exchange, message: string, rule?: RuleId, place?: string): ContractViolation {
     const curl = toCurl(this.target, exchange.request);
     const error = new ContractViolation(`${message}\n  ${describeExchange(exchange)}\n  reproduce: ${curl}`);
     error.exchange = exchange;
     error.curl = curl;
     error.rule = rule;
+    error.place = place;
     return error;
   }
 
@@ -220,13 +223,16 @@ export class CheckContext {
     return this.call({ method: 'GET', path, key, headers });
   }
 
-  /** Fails the check: `rule` names the check's own rule (e.g. `check.order`), so failures of one fault group under one cause. */
-  fail(exchange: Exchange, message: string, rule?: RuleId): never {
-    throw this.violation(exchange, message, rule);
+  /**
+   * Fails the check: `rule` names the rule it broke (a check's own, e.g. `check.order`, or the judge's) and `place`
+   * where (a header name, a field), so failures of one fault group under one cause, the judge's included.
+   */
+  fail(exchange: Exchange, message: string, rule?: RuleId, place?: string): never {
+    throw this.violation(exchange, message, rule, place);
   }
 
-  expect(condition: boolean, exchange: Exchange, message: string, rule?: RuleId): void {
-    if (!condition) this.fail(exchange, message, rule);
+  expect(condition: boolean, exchange: Exchange, message: string, rule?: RuleId, place?: string): void {
+    if (!condition) this.fail(exchange, message, rule, place);
   }
 
   expectStatus(exchange: Exchange, status: number): void {

@@ -42,8 +42,8 @@ export class CoverageRecorder {
   }
 }
 
-/** The report as readable lines: totals, per operation what was not reached, then every sentence not enforced with its reason. */
-export function describeCoverage(report: CoverageReport): string {
+/** The report as readable lines: totals, per operation what was not reached, then (`sentences`) every sentence not enforced with its reason. */
+export function describeCoverage(report: CoverageReport, sentences = true): string {
   const t = report.totals;
   const lines = [
     `coverage: ${t.operationsReached}/${t.operations} operations, ${t.statusesReached}/${t.statuses} documented statuses, ${t.parametersExercised}/${t.parameters} parameters` +
@@ -58,7 +58,9 @@ export function describeCoverage(report: CoverageReport): string {
       `  ${operation.operationId}: statuses ${operation.statuses.reached.join(' ')} of ${operation.statuses.documented.join(' ')}; parameters ${operation.parameters.exercised.length}/${operation.parameters.documented.length}${missing.length > 0 ? `; not exercised: ${missing.join(', ')}` : ''}`,
     );
   }
-  if (report.sentences && report.sentences.unenforced.length > 0) {
+  if (report.sentences && report.sentences.unenforced.length > 0 && !sentences)
+    lines.push(`  ${report.sentences.unenforced.length} sentences not enforced, each with why: --verbose or --coverage-out FILE`);
+  else if (report.sentences && report.sentences.unenforced.length > 0) {
     lines.push(`  sentences not enforced (${report.sentences.unenforced.length}):`);
     for (const sentence of report.sentences.unenforced) lines.push(`    - ${sentence.id}: "${sentence.text}" — ${sentence.reason}`);
   }

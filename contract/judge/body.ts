@@ -70,7 +70,7 @@ export function content(j: Judging, response: SpecResponse): Body {
     const keywords = [...new Set(placed.map((error) => error.keyword))].join(', ');
     j.add(
       'response.schema',
-      place,
+      `${schemaName} ${place} ${keywords}`,
       `${schemaName} at ${place} (${keywords})`,
       `${place}: ${[...new Set(described)].join('; ')}${placed.length > 3 ? ` (+${placed.length - 3} more)` : ''}`,
       [schemaName],

@@ -34,23 +34,37 @@ export class Judging {
     this.applied?.add(rule);
   }
 
-  /** Adds a violation; its sentences come first when they stand at this operation or near `near` (a schema or header name). */
-  add(rule: JudgeRule, where: string, expected: string, actual: string, near: readonly string[] = []): void {
+  /**
+   * Adds a violation. Its cause is the rule and the place (a header, a schema and its field, a parameter), not the
+   * operation or the status: one fault a backend makes everywhere (a header it never sends) is one cause, whatever
+   * number of operations and statuses showed it. Its sentences are those of `rules` (default: the rule's own) that
+   * stand at this operation or near the place; all of them only when none does.
+   */
+  add(
+    rule: JudgeRule,
+    where: string,
+    expected: string,
+    actual: string,
+    near: readonly string[] = [],
+    rules: readonly string[] = [rule],
+  ): void {
     this.applied?.add(rule);
-    const places = [...near, ...where.split(/[/ ,=]/).filter((part) => /^[A-Za-z-]{3,}$/.test(part))];
+    const places = [...near, ...where.split(/[/ ,=|>]/).filter((part) => /^[A-Za-z-]{3,}$/.test(part))];
     const rank = (id: string) => {
       const location = id.slice(0, id.indexOf(':'));
-      if (location === this.name || location.startsWith(`${this.name}.`)) return 0;
-      return places.some((place) => location.includes(place)) ? 1 : 2;
+      if (places.some((place) => location.includes(place))) return 0;
+      return location === this.name || location.startsWith(`${this.name}.`) ? 1 : 2;
     };
+    const candidates = [...new Set(rules.flatMap((id) => sentencesFor(id)))].sort((a, b) => rank(a) - rank(b));
+    const nearest = candidates.length > 0 ? rank(candidates[0]!) : 2;
     this.violations.push({
       rule,
-      sentences: [...sentencesFor(rule)].sort((a, b) => rank(a) - rank(b)),
+      sentences: nearest < 2 ? candidates.filter((id) => rank(id) === nearest) : candidates,
       side: 'response',
       operation: this.name,
       expected,
       actual,
-      cause: `${this.name} ${this.exchange.status} ${rule}${where ? ` ${where}` : ''}`,
+      cause: `${rule}${where ? ` ${where}` : ''}`,
     });
   }
 

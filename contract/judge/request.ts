@@ -74,7 +74,7 @@ function requestViolation(
     operation,
     expected,
     actual,
-    cause: `${operation} request ${rule} ${where}`.trim(),
+    cause: `${rule} ${where}`.trim(),
   };
 }
 

@@ -56,9 +56,11 @@ export function judgeResponse(
     })();
     j.add(
       'response.status',
-      '',
+      `${judged.allowedStatuses.join('|')} → ${status}`,
       `${judged.allowedStatuses.join(' or ')} for ${judged.why}${j.operation && !j.operation.statuses.includes(String(status)) ? ` (documented: ${documented})` : ''}`,
       `${status}${typeof code === 'string' ? ` ${code}` : ''}`,
+      judged.offending,
+      statusReasons(judged),
     );
   }
 
@@ -139,4 +141,14 @@ function declaredHeaders(j: Judging, response: SpecResponse): Set<string> {
     }
   }
   return broken;
+}
+
+/** The rules whose sentences say why the request allows the statuses it does: what it broke, or what kind of request it is. */
+function statusReasons(judged: RequestJudgement): string[] {
+  const broken = [...new Set(judged.violations.map((violation) => violation.rule))];
+  if (broken.length > 0) return broken;
+  if (judged.kind === 'method') return ['request.method'];
+  if (judged.kind === 'unknown-path') return ['request.path'];
+  if (judged.kind === 'preflight') return ['cors.preflight'];
+  return ['response.status', 'response.schema'];
 }

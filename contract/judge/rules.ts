@@ -18,7 +18,7 @@ export interface Violation {
   expected: string;
   /** One line. */
   actual: string;
-  /** Grouping key: the same operation, status, rule and place (schema path, header, parameter) → the same cause. */
+  /** Grouping key: the same rule and place (a header, a schema's field, a parameter) → the same cause, on any operation or status. */
   cause: string;
 }
 

@@ -204,14 +204,14 @@ function brokenChecks(run: SuiteRun): string[] {
   // (MODE_GROUPS), or go through the judging proxy, which answers framing faults itself.
   const run = await runSuite(
     { baseUrl: server.baseUrl, apiKey: API_KEY },
-    { runs: RUNS, seed: SEED, origin: 'https://example.org', strictHttp: true, log: stopAtFirstFailure },
+    { runs: RUNS, seed: SEED, origin: 'https://example.org', strictHttp: true, log: stopAtFirstFailure, verbose: true },
   );
   expect(brokenChecks(run)).toEqual([]);
 });
 
 /** A mode's run of the suite: the first failure ends it. */
 function modeRun(target: Target): Promise<SuiteRun> {
-  return runSuite(target, { runs: 0, seed: SEED, origin: MODE_ORIGIN, log: stopAtFirstFailure, groups: MODE_GROUPS });
+  return runSuite(target, { runs: 0, seed: SEED, origin: MODE_ORIGIN, log: stopAtFirstFailure, verbose: true, groups: MODE_GROUPS });
 }
 
 describe('the server in its test modes', () => {
@@ -234,7 +234,7 @@ describe('the server in its test modes', () => {
   ])("the contract suite's --control checks pass: every scenario does what control.openapi.yaml says%s", async (_server, server) => {
     const run = await runSuite(
       { baseUrl: server().url, apiKey: API_KEY },
-      { runs: 0, seed: SEED, origin: MODE_ORIGIN, log: stopAtFirstFailure, groups: [], control: true },
+      { runs: 0, seed: SEED, origin: MODE_ORIGIN, log: stopAtFirstFailure, verbose: true, groups: [], control: true },
     );
     expect(brokenChecks(run)).toEqual([]);
     expect(run.results.filter((r) => r.operation === 'control')).toHaveLength(8);
