@@ -254,7 +254,7 @@ export function proxyHelpText(): string {
     `  ${'--help'.padEnd(36)} ${''.padEnd(24)} print this help and exit`,
     '',
     "The fallback mock takes the mock server's settings from the environment (SEED, CLIENTS, DATA_FILE,",
-    'API_KEYS, ...), as `npm start` does. Stop with SIGINT or SIGTERM: the reports are written, then the',
+    'API_KEYS, ...), as `client-records-mock serve` does. Stop with SIGINT or SIGTERM: the reports are written, then the',
     'exit code is 0, or 1 when --fail-on-violation is set and a counted violation was seen; 2 for a bad setting.',
   ].join('\n');
 }

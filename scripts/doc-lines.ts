@@ -1,55 +1,78 @@
-// Every install and run line of README.md and docs/*.md, run as written (issue 26). The lines are
-// read from the markdown itself (each ```sh block, and the commands of each ```yaml CI recipe), so a
-// new line is run without anyone listing it; a line that no rule below knows how to run fails the
-// check. Install lines run in a scratch project beside a clone of this repository (git's
-// url.<base>.insteadOf sends the repository's GitHub address to the local checkout: the only network
-// here is the npm registry); repository lines run in this checkout. What cannot run here is said,
-// line by line: the registry form (not published yet), docker (no container engine), a user's own
-// scripts. Placeholders are the only words changed: a staging URL or 127.0.0.1:4000 becomes a mock
-// this check started on a free port, and KEY the mock's key.
+// Every command of the pages a package user reads (README.md and the docs/ pages the tarball ships), run as
+// written from a consumer's project (issues 26 and 38). The lines are read from the markdown itself, so a
+// new line is run without anyone listing it; a line that no rule below knows how to run fails the check,
+// and so does a line that works only in a checkout of this repository (`npm start`, `npm run …`,
+// `node examples/…`: those belong in CONTRIBUTING.md).
+//   1. The install ways: each README block that installs the package runs in a new consumer repository
+//      (`git init`), which is committed, cloned as a fresh runner would check it out, and `npm ci`'d there
+//      from an EMPTY npm cache, timed (issue 38: at most 20 s each). What a release publishes is stood in
+//      for on 127.0.0.1 (scripts/release-stand-in.ts); `git clone` of this repository's GitHub address
+//      clones this checkout. The first way's runner becomes the app the later lines run in.
+//   2. Every other line of an sh block, in that app: servers on a free port, curl lines against a mock
+//      started here (a staging URL or 127.0.0.1:4000 become it, KEY its key, :4010 a proxy in front of it).
+//   3. Every CI recipe (the yaml blocks, and sh blocks that start and stop a background process), as its
+//      platform runs it, in a passing and in failing worlds (scripts/recipes.ts).
+//   4. `--help` of every command: no repository-only line there either.
+// What cannot run here is said line by line: the registry line (not published yet), docker (no container
+// engine). Installs other than the measured ones use npm's usual cache.
 // Usage: node dist/scripts/doc-lines.js   Exit 0 when every line ran as expected, 1 otherwise.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
-import { parse } from 'yaml';
-import { QUIET_ENV, ROOT, run, scratchDir } from './scratch';
+import {
+  jobFolder,
+  kindOf,
+  pullRequestCheckout,
+  recipesOf,
+  runGithubJob,
+  runGitlabJob,
+  runShellScript,
+  startBrokenBackend,
+  type JobContext,
+  type JobRun,
+  type Recipe,
+} from './recipes';
+import { REPOSITORY_URL, startReleaseStandIn } from './release-stand-in';
+import { NPM, packInto, QUIET_ENV, ROOT, run, runAsync, scratchDir } from './scratch';
+import { APP_LINE } from './vite-app';
 
-const REPOSITORY_URL = 'https://github.com/client-records/client-records-mock';
 const KEY = 'dev-key';
-const PAGES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).map((file) => `docs/${file}`)].filter((page) =>
-  page.endsWith('.md'),
-);
+/** What a consumer's `npm ci` of the package may take from an empty cache (issue 38); printed, not failed on. */
+const INSTALL_TARGET_S = 20;
 
 interface Line {
   page: string;
   /** The command as the page writes it (continuation lines joined). */
   text: string;
-  /** The fenced block it came from (its lines share a server). */
+  /** The fenced block it came from. */
   block: number;
-  /** For a CI recipe: the step's whole script, and whether the step is GitHub's (bash -e) or GitLab's. */
-  recipe?: 'github' | 'gitlab';
 }
 
 const say = (text: string) => process.stdout.write(`${text}\n`);
 const failures: string[] = [];
 
-/** The commands of a markdown page: sh blocks line by line, yaml recipes step by step. */
+/** The pages a package user reads: the tarball's README and docs/ pages. */
+function shippedPages(tarball: string): string[] {
+  return run('tar', ['-tzf', tarball])
+    .stdout.split('\n')
+    .map((entry) => entry.replace(/^package\//, ''))
+    .filter((file) => /^(README\.md|docs\/[^/]+\.md)$/.test(file))
+    .sort((a, b) => Number(b === 'README.md') - Number(a === 'README.md'));
+}
+
+/** A block is a recipe (run by scripts/recipes.ts) when it is yaml, or an sh script that starts and stops a background process. */
+const isRecipeBlock = (lang: string, body: string) => lang === 'yaml' || (/&\n/.test(`${body}\n`) && /\bkill\b/.test(body));
+
+/** The commands of a page's sh blocks that are not recipes, line by line. */
 function linesOf(page: string): Line[] {
   const text = fs.readFileSync(path.join(ROOT, page), 'utf8');
   const lines: Line[] = [];
   let block = 0;
   for (const [, lang, body] of text.matchAll(/```(sh|bash|yaml)\n([\s\S]*?)\n```/g)) {
     block++;
-    if (lang === 'yaml') {
-      const doc = parse(body!) as Record<string, unknown>;
-      const jobs = (doc.jobs ?? doc) as Record<string, { steps?: { run?: string }[]; script?: string[] }>;
-      for (const job of Object.values(jobs)) {
-        if (job.steps) for (const step of job.steps) if (step.run) lines.push({ page, text: step.run.trim(), block, recipe: 'github' });
-        if (job.script) for (const command of job.script) lines.push({ page, text: command, block, recipe: 'gitlab' });
-      }
-      continue;
-    }
+    if (isRecipeBlock(lang!, body!)) continue;
     for (const raw of body!.replace(/\\\n\s*/g, ' ').split('\n')) {
       const command = raw.replace(/\s+#\s.*$/, '').trim();
       if (command && !command.startsWith('#')) lines.push({ page, text: command, block });
@@ -58,44 +81,40 @@ function linesOf(page: string): Line[] {
   return lines;
 }
 
-type Rule =
-  | { kind: 'skip'; match: RegExp; reason: string }
-  | { kind: 'install' | 'once' | 'server' | 'curl' | 'recipe-start' | 'recipe-once' | 'script'; match: RegExp; where: 'app' | 'repo' };
+type Rule = { kind: 'skip' | 'repository-only'; match: RegExp; reason: string } | { kind: 'server' | 'curl' | 'once'; match: RegExp };
 
 /** How each kind of line runs, first match wins. */
 const RULES: Rule[] = [
-  { kind: 'skip', match: /^npm ci && npm run check$/, reason: '.ci/run runs it itself, on Node 24 and Node 22' },
-  { kind: 'skip', match: /^CHROMIUM_PATH= /, reason: "needs Playwright's own browser, which cannot be downloaded here" },
-  { kind: 'skip', match: /npm run test:frontend/, reason: '`npm run check` runs it (.ci/run)' },
   { kind: 'skip', match: /^docker /, reason: 'no container engine on this machine: the Dockerfile is linted (npm run lint:deploy)' },
-  // A block that starts a background process and goes on with its $! is one script: it runs whole (its other lines with it).
-  { kind: 'script', match: /^(npx |node_modules\/\.bin\/)client-records-mock proxy .*&$/, where: 'app' },
-  { kind: 'skip', match: /npm run e2e$/, reason: "the user's own end-to-end script" },
   {
     kind: 'skip',
-    match: /(^|\s)(npm run mutation|npx stryker )/,
-    reason: 'mutation testing takes hours: never part of CI (docs/mutation.md)',
+    match: /^npm install --save-dev client-records-mock$/,
+    reason:
+      'not on the registry yet: the release-URL line stands in for it (npm fetches a registry package as a tarball by URL, checked against the lockfile)',
   },
   {
     kind: 'skip',
-    match: /^npm ci$/,
-    reason: "the user's own project install (here: the scratch project installed by docs/frontend.md's lines)",
+    match: APP_LINE,
+    reason: "docs/frontend.md's app lines: scripts/vite-app.ts runs them in an app made from Vite's template",
+  },
+  {
+    kind: 'skip',
+    match: /^npx msw init public$/,
+    reason: "msw's own command (it copies msw's worker script): tests/browser/corpus.test.ts serves that script to Chromium",
   },
   {
     kind: 'skip',
     match: /--state redis:\/\//,
     reason: 'needs a Redis: tests/state/ runs the same flags against a redis-server and nginx it starts itself',
   },
-  { kind: 'install', match: /^(git clone |\(cd \.\.\/client-records-mock|npm install --save-dev )/, where: 'app' },
-  { kind: 'recipe-start', match: /client-records-mock --port \d+.*&/, where: 'app' },
-  { kind: 'recipe-once', match: /127\.0\.0\.1:4000\/api\/v1\/Diagnostics\/Ping/, where: 'app' },
-  { kind: 'server', match: /^npx client-records-mock( -|$)/, where: 'app' },
-  { kind: 'server', match: /^([A-Z_]+=\S* )*(npm ci && )?npm start$/, where: 'repo' },
-  { kind: 'server', match: /^([A-Z_]+=\S* )*node examples\/frontend\/serve\.mjs$/, where: 'repo' },
-  { kind: 'curl', match: /^curl /, where: 'app' },
-  { kind: 'once', match: /^npx client-records-mock (contract|seed|diff) /, where: 'app' },
-  { kind: 'once', match: /^git show main:openapi\.yaml > /, where: 'repo' },
-  { kind: 'once', match: /^npm run (contract|seed)\b/, where: 'repo' },
+  {
+    kind: 'repository-only',
+    match: /(^|&& |; |\()(npm (start|test|run \S+)|node (examples|dist|scripts|tools)\/|git show main:)/,
+    reason: 'works only in a checkout of this repository: it belongs in CONTRIBUTING.md, or becomes `npx client-records-mock …`',
+  },
+  { kind: 'server', match: /^([A-Z_]+=\S* )*npx client-records-mock( -|$)/ },
+  { kind: 'curl', match: /^curl / },
+  { kind: 'once', match: /^npx client-records-mock (contract|seed|diff)( |$)/ },
 ];
 
 /** The placeholders of a line, filled in: the staging URLs and :4000 name a running mock, KEY its key, :4010 a proxy in front of it. */
@@ -105,10 +124,6 @@ function fill(text: string, mockUrl: string | undefined, proxyUrl?: string): str
   if (proxyUrl) filled = filled.replace(/http:\/\/127\.0\.0\.1:4010/g, proxyUrl);
   return filled;
 }
-
-/** The user's own end-to-end run in a script line, stood in for by one request of the kind it sends (through `base`). */
-const E2E_STAND_IN = (base: string) =>
-  `curl -fsS -o /dev/null -H 'X-Api-Key: ${KEY}' '${base}/api/v1/Client/Extended?filter=asa&pageSize=5'`;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -125,11 +140,11 @@ interface Background {
   stop(): Promise<void>;
 }
 
-/** A server line in the background, on a free port (4000 and 5173 in the text become it); resolves once its URL answers. */
+/** A server line in the background, on a free port (4000 in the text becomes it); resolves once its URL answers. */
 async function startBackground(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Background> {
   const port = await freePort();
   const text = command.replace(/--port \d+/, `--port ${port}`);
-  // Its own process group (detached), so npm start's shell and server stop with it.
+  // Its own process group (detached), so the server stops with the shell that started it.
   const child: ChildProcess = spawn('bash', ['-c', text], {
     cwd,
     env: { ...env, PORT: String(port) },
@@ -180,21 +195,299 @@ async function startBackground(command: string, cwd: string, env: NodeJS.Process
   };
 }
 
-function report(line: Line, verdict: string, ok: boolean): void {
-  say(`${ok ? 'ok  ' : 'FAIL'} ${line.page}: ${line.text.split('\n')[0]}${line.text.includes('\n') ? ' …' : ''}\n       ${verdict}`);
-  if (!ok) failures.push(`${line.page}: ${line.text.split('\n')[0]}`);
+function report(what: string, verdict: string, ok: boolean): void {
+  say(`${ok ? 'ok  ' : 'FAIL'} ${what}\n       ${verdict}`);
+  if (!ok) failures.push(what);
 }
+
+const title = (line: Line) => `${line.page}: ${line.text}`;
 
 function lastLines(output: string, count = 2): string {
   return output.trim().split('\n').slice(-count).join(' | ').slice(0, 300);
 }
 
+/** The README blocks that install the package: each one way of installing it. */
+function installWays(lines: Line[]): Line[][] {
+  const blocks = new Map<string, Line[]>();
+  for (const line of lines) {
+    const key = `${line.page}#${line.block}`;
+    blocks.set(key, [...(blocks.get(key) ?? []), line]);
+  }
+  return [...blocks.values()].filter((block) => block.some((line) => /^npm install\b.*client-records-mock/.test(line.text)));
+}
+
+/**
+ * One install way: its lines in a new consumer repository, committed; that repository cloned as a fresh
+ * runner checks it out, and `npm ci` there from an empty npm cache, timed. Returns the runner's folder.
+ */
+async function installWay(
+  block: Line[],
+  dir: string,
+  runner: string,
+  env: NodeJS.ProcessEnv,
+  rewrite: (line: string) => string,
+): Promise<boolean> {
+  const name = block.map((line) => line.text).find((text) => text.startsWith('npm install'))!;
+  const skip = RULES.find((rule) => rule.kind === 'skip' && rule.match.test(name));
+  if (skip && skip.kind === 'skip') {
+    say(`skip ${block[0]!.page}: ${name}\n       ${skip.reason}`);
+    return false;
+  }
+  const git = (cwd: string, ...args: string[]) => run('git', args, { cwd, env });
+  fs.mkdirSync(dir, { recursive: true });
+  git(dir, 'init', '--quiet', '--initial-branch=main');
+  fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: 'my-app', private: true }, null, 2)}\n`);
+  for (const line of block) {
+    const command = rewrite(line.text);
+    // Not run(): the release stand-in is served by this process, which must stay free to answer.
+    const ran = await runAsync('bash', ['-e', '-c', command], { cwd: dir, env, timeout: 15 * 60_000 });
+    if (ran.status !== 0) {
+      report(title(line), `${command === line.text ? '' : `as ${command}\n       `}exit ${ran.status}: ${lastLines(ran.output, 3)}`, false);
+      return false;
+    }
+  }
+  // What the user commits after installing (a file the block did not add stays out: the runner would miss it).
+  git(dir, 'add', 'package.json', 'package-lock.json');
+  const committed = git(dir, '-c', 'user.name=ci', '-c', 'user.email=ci@example.org', 'commit', '--quiet', '-m', 'add client-records-mock');
+  const cloned = git(path.dirname(runner), 'clone', '--quiet', dir, runner);
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-empty-npm-cache-'));
+  const started = Date.now();
+  const ci = await runAsync(NPM, ['ci', '--no-audit', '--no-fund'], {
+    cwd: runner,
+    env: { ...env, npm_config_cache: cache },
+    timeout: 10 * 60_000,
+  });
+  const seconds = (Date.now() - started) / 1000;
+  fs.rmSync(cache, { recursive: true, force: true });
+  const version = run(NPM, ['exec', '--no', '--', 'client-records-mock', '--version'], { cwd: runner, env });
+  const spec = (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> })
+    .devDependencies?.['client-records-mock'];
+  const ok = committed.status === 0 && cloned.status === 0 && ci.status === 0 && version.status === 0;
+  report(
+    `${block[0]!.page}: ${name}`,
+    `package.json: "client-records-mock": "${spec}"; a fresh clone's npm ci from an empty cache: exit ${ci.status} in ${seconds.toFixed(1)} s ` +
+      `(target ≤ ${INSTALL_TARGET_S} s${seconds > INSTALL_TARGET_S ? ': OVER' : ''}; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores); npx client-records-mock --version: ${version.stdout.trim() || lastLines(version.output)}` +
+      (ci.status === 0 ? '' : `\n       ${lastLines(ci.output, 4)}`),
+    ok,
+  );
+  return ok;
+}
+
+/** The recipe's outcome against what the world it ran in asks for. */
+interface World {
+  name: string;
+  /** The job's exit code: a number, or 'non-zero'. */
+  exit: number | 'non-zero';
+  /** Uploaded files that must be there. */
+  reports: string[];
+  /** Text the job's output must hold (its log printed). */
+  log: RegExp;
+  env?: NodeJS.ProcessEnv;
+  /** The placeholders' fill for this world (staging's address). */
+  staging?: string;
+  /** The pull request's edit of the spec (diff recipes). */
+  edit?: (spec: string) => string;
+}
+
+interface Servers {
+  mock: string;
+  broken: string;
+  closed: string;
+}
+
+/** The worlds each kind of recipe runs in: passing, its tests failing, its backend failing. */
+function worldsOf(kind: string, servers: Servers): World[] {
+  const startLine = /Client Records mock on http:\/\/127\.0\.0\.1:\d+/;
+  switch (kind) {
+    case 'service':
+      return [
+        { name: 'passing', exit: 0, reports: ['mock.log', 'reports/'], log: startLine },
+        { name: 'tests failing', exit: 1, reports: ['mock.log', 'reports/'], log: startLine, env: { E2E_OUTCOME: 'fail' } },
+        // The mock cannot start (a data file that is not there): the start step fails at once, the mock's line first.
+        {
+          name: 'mock not starting',
+          exit: 'non-zero',
+          reports: ['mock.log'],
+          log: /^client-records-mock: DATA_FILE/,
+          env: { DATA_FILE: '/nonexistent/clients.json' },
+        },
+      ];
+    case 'contract':
+      return [
+        { name: 'passing', exit: 0, reports: ['reports/contract.xml'], log: /PASS/, staging: servers.mock },
+        { name: 'backend breaking the contract', exit: 1, reports: ['reports/contract.xml'], log: /FAIL/, staging: servers.broken },
+        // Unreachable: exit 2 and one line, no JUnit (docs/ci.md says so).
+        { name: 'backend unreachable', exit: 2, reports: [], log: /^contract: (connection refused|cannot reach)/, staging: servers.closed },
+      ];
+    case 'proxy':
+      return [
+        { name: 'passing', exit: 0, reports: ['reports/proxy.xml', 'reports/proxy.json'], log: /proxy/, staging: servers.mock },
+        {
+          name: 'tests failing',
+          exit: 1,
+          reports: ['reports/proxy.xml', 'reports/proxy.json'],
+          log: /proxy/,
+          staging: servers.mock,
+          env: { E2E_OUTCOME: 'fail' },
+        },
+        {
+          name: 'backend breaking the contract',
+          exit: 1,
+          reports: ['reports/proxy.xml', 'reports/proxy.json'],
+          log: /✗ upstream/,
+          staging: servers.broken,
+        },
+      ];
+    case 'diff':
+      return [
+        {
+          name: 'a pull request that breaks no client',
+          exit: 0,
+          reports: ['reports/spec-diff.txt'],
+          log: /not breaking for clients/,
+          edit: (spec) => spec.replace(/^(\s+)title: (.*)$/m, '$1title: $2 (edited)'),
+        },
+        {
+          name: 'a pull request that breaks clients',
+          exit: 1,
+          reports: ['reports/spec-diff.txt'],
+          log: /: breaking for clients|✗/,
+          edit: (spec) => spec.replace(/maximum: 100\b/, 'maximum: 50'),
+        },
+      ];
+    default:
+      return [];
+  }
+}
+
+async function runRecipe(
+  recipe: Recipe,
+  world: World,
+  context: Omit<JobContext, 'cwd' | 'fill'>,
+  fillLine: (text: string) => string,
+  cwd: string,
+): Promise<JobRun> {
+  const job = { ...context, cwd, fill: fillLine, env: { ...context.env, ...world.env } };
+  if (recipe.platform === 'github') return runGithubJob(recipe.github!, job);
+  if (recipe.platform === 'gitlab') return runGitlabJob(recipe.gitlab!, job);
+  return runShellScript(recipe.shell!, job);
+}
+
+/** Every recipe of the pages in each of its worlds, judged; the start step's reaction to a dead mock timed. */
+async function runRecipes(pages: string[], app: string, scratch: string, env: NodeJS.ProcessEnv, mockUrl: string): Promise<void> {
+  const broken = await startBrokenBackend();
+  const closed = `http://127.0.0.1:${await freePort()}`;
+  const servers = { mock: mockUrl, broken: broken.url, closed };
+  const skip = (command: string) =>
+    /^npm ci\b/.test(command.trim()) ? "the project's own install (the install ways above ran it)" : undefined;
+  let count = 0;
+  try {
+    for (const page of pages) {
+      for (const recipe of recipesOf(page, fs.readFileSync(path.join(ROOT, page), 'utf8'))) {
+        const kind = kindOf(recipe);
+        const what = `${page}: ${recipe.platform} ${recipe.title}`;
+        if (!kind) {
+          if (/docker\//.test(JSON.stringify(recipe))) continue; // release-style snippets of docker actions: not a recipe of ours
+          report(what, 'a recipe scripts/doc-lines.ts does not know how to run (no client-records-mock command in it)', false);
+          continue;
+        }
+        for (const world of worldsOf(kind, servers)) {
+          const dir = path.join(scratch, 'jobs', `${++count}`);
+          const cwd = kind === 'diff' ? pullRequestCheckout(dir, app, path.join(ROOT, 'openapi.yaml'), world.edit!) : jobFolder(dir, app);
+          const [port4000, port4010] = [await freePort(), await freePort()];
+          const fillLine = (text: string) =>
+            fill(text, world.staging, undefined)
+              .replace(/127\.0\.0\.1:4000/g, `127.0.0.1:${port4000}`)
+              .replace(/--port 4000/g, `--port ${port4000}`)
+              .replace(/4010/g, String(port4010));
+          const scriptDir = fs.mkdtempSync(path.join(scratch, 'scripts-'));
+          const started = Date.now();
+          const ran = await runRecipe(
+            recipe,
+            world,
+            {
+              env: { ...env, GITHUB_BASE_REF: 'main', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main' },
+              secrets: { CLIENT_RECORDS_API_KEY: KEY },
+              skip,
+              scriptDir,
+            },
+            fillLine,
+            cwd,
+          );
+          judge(what, world, ran, cwd, (Date.now() - started) / 1000);
+          if (kind === 'diff' && world.exit === 0) {
+            // The line issue 38 found failing on a pull request's shallow checkout: it still does.
+            const old = run('git', ['show', 'main:openapi.yaml'], { cwd, env });
+            say(`       (in that depth-1 checkout, git show main:openapi.yaml: exit ${old.status}, ${lastLines(old.stderr, 1)})`);
+          }
+        }
+      }
+    }
+  } finally {
+    await broken.stop();
+  }
+}
+
+function judge(what: string, world: World, ran: JobRun, cwd: string, seconds: number): void {
+  const problems: string[] = [];
+  const exitOk = world.exit === 'non-zero' ? ran.exit !== 0 : ran.exit === world.exit;
+  if (!exitOk) problems.push(`exit ${ran.exit}, expected ${world.exit}`);
+  const missing = world.reports.filter((file) => {
+    const uploaded = ran.uploads.find((upload) => upload.path.replace(/\/$/, '') === file.replace(/\/$/, ''));
+    // A recipe without an upload step (a plain script) must still leave the file for whatever uploads it.
+    return uploaded ? !uploaded.present : !fs.existsSync(path.join(cwd, file));
+  });
+  if (missing.length > 0) problems.push(`not written or not uploaded: ${missing.join(', ')}`);
+  const log = ran.output.replace(/\r/g, '');
+  if (!world.log.test(log.split('\n').find((line) => world.log.test(line)) ?? '')) problems.push(`the log does not show ${world.log}`);
+  if (ran.leftRunning.length > 0) problems.push(`left running: ${ran.leftRunning.join(' | ')}`);
+  if (/curl: \(7\)/.test(log)) problems.push('curl: (7) lines in the log');
+  let startStep = '';
+  if (world.name === 'mock not starting') {
+    // The failing step: it must print the mock's own line first, and fail at once, not at its 30 s deadline.
+    const failed = ran.steps.find((step) => typeof step.status === 'number' && step.status !== 0);
+    const first = failed?.output.trim().split('\n')[0] ?? '';
+    if (!world.log.test(first)) problems.push(`the failing step's first line is not the mock's: ${first}`);
+    if (failed && failed.seconds >= 25)
+      problems.push(`the failing step waited ${failed.seconds.toFixed(1)} s: it did not notice the mock exit`);
+    startStep = failed ? `; the start step failed after ${failed.seconds.toFixed(1)} s, first line: ${first}` : '';
+  }
+  const steps = ran.steps.map((step) => `${step.status === 'skipped' ? 'skipped' : `exit ${step.status}`}`).join(', ');
+  const uploaded = ran.uploads.map((upload) => `${upload.path}${upload.present ? '' : ' (none)'}`).join(', ');
+  report(
+    `${what}, ${world.name}`,
+    `job exit ${ran.exit} in ${seconds.toFixed(1)} s (steps: ${steps}); uploaded: ${uploaded || '—'}; nothing left running${startStep}` +
+      (problems.length > 0
+        ? `\n       PROBLEMS: ${problems.join('; ')}\n${log
+            .trim()
+            .split('\n')
+            .slice(-15)
+            .map((line) => `         | ${line}`)
+            .join('\n')}`
+        : ''),
+    problems.length === 0,
+  );
+}
+
+/** `--help` of every command: nothing there may need a checkout of this repository either. */
+function helpTexts(app: string, env: NodeJS.ProcessEnv): void {
+  const rule = RULES.find((candidate) => candidate.kind === 'repository-only')!;
+  for (const command of ['', 'serve', 'contract', 'seed', 'diff', 'proxy', 'mcp']) {
+    const args = [...(command ? [command] : []), '--help'];
+    const ran = run(NPM, ['exec', '--no', '--', 'client-records-mock', ...args], { cwd: app, env });
+    const bad = ran.stdout
+      .split('\n')
+      .filter((line) => /npm (start|test|run \S+)|node (examples|dist)\//.test(line) || rule.match.test(line.trim()));
+    report(
+      `client-records-mock ${args.join(' ')}`,
+      `exit ${ran.status}, ${ran.stdout.split('\n').length} lines${bad.length > 0 ? `; repository-only: ${bad.join(' | ')}` : ', no repository-only command'}`,
+      ran.status === 0 && bad.length === 0,
+    );
+  }
+}
+
 async function main(): Promise<void> {
-  const lines = PAGES.flatMap(linesOf);
   const scratch = scratchDir('doc-lines');
-  const app = path.join(scratch, 'app');
-  fs.mkdirSync(app);
-  fs.writeFileSync(path.join(app, 'package.json'), `${JSON.stringify({ name: 'my-app', private: true }, null, 2)}\n`);
   // The repository's address leads to this checkout (committed state), as GitHub would serve it.
   const gitConfig = path.join(scratch, 'gitconfig');
   fs.writeFileSync(
@@ -202,150 +495,66 @@ async function main(): Promise<void> {
     `[url "${ROOT}"]\n\tinsteadOf = ${REPOSITORY_URL}.git\n\tinsteadOf = ${REPOSITORY_URL}\n[protocol "file"]\n\tallow = always\n`,
   );
   const env = { ...QUIET_ENV, GIT_CONFIG_GLOBAL: gitConfig, GIT_CONFIG_NOSYSTEM: '1' };
-  // Repository lines run in the clone docs/frontend.md's lines made (npm ci'd and built there), not in this checkout.
-  const clone = path.join(scratch, 'client-records-mock');
-  const cwdOf = (where: 'app' | 'repo') => (where === 'app' ? app : clone);
-  // The recipe rules are for the commands of CI recipes only; a block is one page's.
-  const ruleOf = (line: Line) =>
-    RULES.find((rule) => rule.match.test(line.text) && (line.recipe !== undefined || !rule.kind.startsWith('recipe')));
-  const sameBlock = (a: Line, b: Line) => a.page === b.page && a.block === b.block;
   let mock: Background | undefined;
   let proxy: Background | undefined;
+  const release = await startReleaseStandIn(packInto(scratch), scratch);
   try {
-    say(`== doc-lines: ${lines.length} lines from ${PAGES.join(', ')}`);
-    // Installs first (in page order), so the app has the package for every later line.
-    const installed = new Set<string>();
-    for (const line of lines.filter((candidate) => ruleOf(candidate)?.kind === 'install')) {
-      if (installed.has(line.text)) {
-        say(`ok   ${line.page}: ${line.text}\n       the same line as above: ran once`);
-        continue;
-      }
-      installed.add(line.text);
-      const started = Date.now();
-      // npm fetches a GitHub-hosted git dependency as a tarball from codeload.github.com (no fallback to git when
-      // the host is unreachable), so the same install runs from the same repository by a plain git URL of it.
-      const command = line.text.replace(`git+${REPOSITORY_URL}.git`, `git+file://${ROOT}`);
-      if (command !== line.text) say(`       as ${command}: npm fetches GitHub git URLs from codeload.github.com, unreachable here`);
-      const ran = run('bash', ['-c', command], { cwd: app, env, timeout: 15 * 60_000 });
-      // npm 11 lists dependencies whose install scripts it skipped: none may be this package's or @scarf/scarf's
-      // (msw's and esbuild's own are theirs, and a project that installs them sees them anyway).
-      const ours = ran.output.split('\n').filter((text) => /install-scripts\s+(client-records-mock@|@scarf\/)/.test(text));
-      const warnings = ours.length > 0 ? `; install-script warnings: ${ours.join(' | ')}` : '';
-      report(
-        line,
-        `exit ${ran.status} in ${((Date.now() - started) / 1000).toFixed(0)} s${warnings}: ${lastLines(ran.stdout || ran.stderr, 1)}`,
-        ran.status === 0 && !warnings,
-      );
+    const tarball = fs.readdirSync(scratch).find((file) => file.endsWith('.tgz'))!;
+    const pages = shippedPages(path.join(scratch, tarball));
+    const lines = pages.flatMap(linesOf);
+    say(`== doc-lines: ${lines.length} lines and the recipes of ${pages.join(', ')} (the pages ${tarball} ships)`);
+    // 1. The install ways, each from an empty npm cache; the first one's runner is the app.
+    const app = path.join(scratch, 'app');
+    const ways = installWays(lines);
+    let first = true;
+    for (const [index, block] of ways.entries()) {
+      const runner = first ? app : path.join(scratch, `runner-${index + 1}`);
+      if (await installWay(block, path.join(scratch, `consumer-${index + 1}`), runner, env, release.rewrite)) first = false;
     }
-    // A spec-first project's two versions for the diff lines (here the same spec twice: no change, exit 0), and a
-    // local main branch in the clone for the line that diffs against main.
+    if (first) throw new Error('no install way of the README installed the package: nothing to run the other lines with');
+    const wayLines = new Set(ways.flat());
+    // A spec-first project's two versions for the diff lines (here the same spec twice: no change, exit 0).
     for (const name of ['openapi.yaml', 'openapi.next.yaml']) fs.copyFileSync(path.join(ROOT, 'openapi.yaml'), path.join(app, name));
-    if (fs.existsSync(clone) && run('git', ['rev-parse', '--verify', '-q', 'main'], { cwd: clone, env }).status !== 0) {
-      run('git', ['branch', 'main', 'origin/main'], { cwd: clone, env });
-    }
     mock = await startBackground('npx client-records-mock --port 0', app, env);
     say(`   (a mock for the placeholders: ${mock.url})`);
     // The journal lines of docs/proxy.md (127.0.0.1:4010) ask a running proxy: this one, in front of that mock.
     proxy = await startBackground(`npx client-records-mock proxy --upstream ${mock.url} --port 0`, app, env);
     say(`   (a proxy in front of it for :4010: ${proxy.url})`);
-    const inScript = (line: Line) => lines.some((other) => other !== line && sameBlock(other, line) && ruleOf(other)?.kind === 'script');
-    for (const line of lines) {
-      const rule = ruleOf(line);
-      if (inScript(line) && rule?.kind !== 'script') continue; // ran with its script's first line
+    // 2. Every other line, in the app.
+    for (const line of lines.filter((candidate) => !wayLines.has(candidate))) {
+      const rule = RULES.find((candidate) => candidate.match.test(line.text));
       if (!rule) {
-        report(line, 'no rule of scripts/doc-lines.ts says how to run this line', false);
-        continue;
-      }
-      if (rule.kind === 'install' || (line.recipe && rule.kind === 'once')) continue;
-      if (rule.kind === 'skip') {
-        say(`skip ${line.page}: ${line.text.split('\n')[0]}\n       ${rule.reason}`);
-        continue;
-      }
-      const cwd = cwdOf(rule.where);
-      if (rule.kind === 'server') {
-        const command = fill(line.text.replace(/^npm ci && /, ''), mock.url);
+        report(title(line), 'no rule of scripts/doc-lines.ts says how to run this line', false);
+      } else if (rule.kind === 'skip') {
+        say(`skip ${title(line)}\n       ${rule.reason}`);
+      } else if (rule.kind === 'repository-only') {
+        report(title(line), rule.reason, false);
+      } else if (rule.kind === 'server') {
+        const command = fill(line.text, mock.url);
         try {
-          const server = await startBackground(command, cwd, env);
-          const probe = command.includes('serve.mjs') ? '/' : '/api/v1/Diagnostics/Ping';
-          const status = (await fetch(`${server.url}${probe}`)).status;
+          const server = await startBackground(command, app, env);
+          const status = (await fetch(`${server.url}/api/v1/Diagnostics/Ping`)).status;
           await server.stop();
-          report(
-            line,
-            `${line.text.startsWith('npm ci &&') ? '(npm ci ran in the clone) ' : ''}up on a free port, GET ${probe}: ${status}`,
-            status === 200,
-          );
+          report(title(line), `up on a free port, GET /api/v1/Diagnostics/Ping: ${status}`, status === 200);
         } catch (error) {
-          report(line, (error as Error).message, false);
+          report(title(line), (error as Error).message, false);
         }
-      } else if (rule.kind === 'script') {
-        // The whole block as one bash script: the staging URL is the mock, 4010 a free port, the user's e2e run a
-        // stand-in request through the proxy. It must exit 0 (the mock breaks no rule) and write the reports it names.
-        const port = await freePort();
-        const base = `http://127.0.0.1:${port}`;
-        const script = lines
-          .filter((other) => sameBlock(other, line))
-          .map((other) => (/npm run e2e$/.test(other.text) ? E2E_STAND_IN(base) : fill(other.text, mock!.url)))
-          .join('\n')
-          .replace(/4010/g, String(port));
-        const ran = run('bash', ['-c', script], { cwd: cwdOf(rule.where), env, timeout: 180_000 });
-        const written = [...script.matchAll(/--(?:junit|report) (\S+)/g)].map((match) => match[1]!);
-        const missing = written.filter((file) => !fs.existsSync(path.join(cwdOf(rule.where), file)));
-        report(
-          line,
-          `the block as one script (e2e: ${E2E_STAND_IN(base)}): exit ${ran.status}${missing.length > 0 ? `; not written: ${missing.join(', ')}` : `; wrote ${written.join(', ')}`}: ${lastLines(ran.output)}`,
-          ran.status === 0 && missing.length === 0,
-        );
-      } else if (rule.kind === 'curl' || rule.kind === 'once') {
+      } else {
         const command = fill(line.text, mock.url, proxy.url);
         const curl = rule.kind === 'curl' ? ' -f -sS -o /dev/null -w "%{http_code}"' : '';
-        const ran = run('bash', ['-c', `set -o pipefail; ${command}${curl}`], { cwd, env });
+        const ran = run('bash', ['-c', `set -o pipefail; ${command}${curl}`], { cwd: app, env });
         const expected = curl && line.text.includes('code=404') ? 22 : 0; // curl -f exits 22 for the 404 the line asks for
         const shown = command === line.text ? '' : `as ${command}\n       `;
-        report(line, `${shown}exit ${ran.status}: ${lastLines(ran.stdout || ran.stderr)}`, ran.status === expected);
-      } else if (rule.kind === 'recipe-start') {
-        // The recipe's start step (GitHub: the step's whole script; GitLab: the start line and the wait line),
-        // on a free port instead of 4000, with job control on so the mock has its own process group to stop.
-        const port = await freePort();
-        const wait = lines.find((other) => sameBlock(other, line) && other !== line && ruleOf(other)?.kind === 'recipe-once');
-        const [start, ...rest] = [line.text, wait?.text ?? ''].join('\n').replace(/4000/g, String(port)).split('\n');
-        const pidFile = path.join(scratch, `mock-${port}.pid`);
-        const script = ['set -m', start, `echo $! > ${pidFile}`, ...rest].join('\n');
-        const up = run('bash', ['-e', '-c', script], { cwd: app, env, timeout: 120_000 });
-        const ping = await fetch(`http://127.0.0.1:${port}/api/v1/Diagnostics/Ping`).then(
-          (response) => response.status,
-          () => 0,
-        );
-        if (fs.existsSync(pidFile)) {
-          try {
-            process.kill(-Number(fs.readFileSync(pidFile, 'utf8')), 'SIGTERM');
-          } catch {
-            // already gone
-          }
-        }
-        report(line, `the mock up on port ${port}: step exit ${up.status}, Ping ${ping}`, up.status === 0 && ping === 200);
-        if (up.status !== 0) say(up.output);
-        // And the same step when the mock cannot start (a bad setting): the step must fail.
-        // On a port of its own: the first step's mock may still be draining on the first one.
-        const brokenPort = await freePort();
-        const brokenScript = script.replaceAll(String(port), String(brokenPort)).replace(/--clients \d+/, '--clients -1');
-        const broken = run('bash', ['-e', '-c', brokenScript], { cwd: app, env, timeout: 120_000 });
-        report(line, `the same step with the mock not starting (--clients -1): step exit ${broken.status}`, broken.status !== 0);
-      } else if (rule.kind === 'recipe-once') {
-        if (lines.some((other) => sameBlock(other, line) && ruleOf(other)?.kind === 'recipe-start')) continue; // run with its start line
-        report(line, 'a wait for Ping with no start line in its recipe', false);
+        report(title(line), `${shown}exit ${ran.status}: ${lastLines(ran.stdout || ran.stderr)}`, ran.status === expected);
       }
     }
-    // The contract step of each recipe: its own env (BASE_URL, API_KEY) pointed at the mock.
-    for (const line of lines.filter((candidate) => candidate.recipe && /client-records-mock .*contract/.test(candidate.text))) {
-      const ran = run('bash', ['-e', '-c', line.text], {
-        cwd: app,
-        env: { ...env, BASE_URL: mock.url, API_KEY: KEY, CLIENT_RECORDS_API_KEY: KEY },
-      });
-      report(line, `with BASE_URL=${mock.url}: exit ${ran.status}: ${lastLines(ran.stdout)}`, ran.status === 0);
-    }
+    // 3. The recipes, 4. --help.
+    await runRecipes(pages, app, scratch, env, mock.url);
+    helpTexts(app, env);
   } finally {
     await proxy?.stop();
     await mock?.stop();
+    await release.stop();
     fs.rmSync(scratch, { recursive: true, force: true });
   }
   say(failures.length === 0 ? '== doc-lines: passed' : `== doc-lines: FAILED\n${failures.map((f) => `- ${f}`).join('\n')}`);

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { ROOT } from '../tools/processes';
 
 const DIST = path.join(ROOT, 'dist');
+/** Swagger UI's files and the derived JSON and validators of the shipped documents. */
+const WRITTEN_BY_BUILD_EXTRAS = [path.join(DIST, 'swagger-ui'), path.join(DIST, 'contract', 'derived')];
 
 /** The TypeScript source an output was compiled from: dist/a/b.js and dist/a/b.d.ts → a/b.ts. */
 function sourceOf(output: string): string {
@@ -16,8 +18,8 @@ function prune(dir: string): number {
   let removed = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    // dist/swagger-ui holds copies, not outputs of sources (scripts/build-extras.ts).
-    if (entry.isDirectory() && full === path.join(DIST, 'swagger-ui')) continue;
+    // scripts/build-extras.ts writes these after tsc: copies and derived files, not outputs of sources.
+    if (entry.isDirectory() && WRITTEN_BY_BUILD_EXTRAS.includes(full)) continue;
     if (entry.isDirectory()) {
       removed += prune(full);
       if (fs.readdirSync(full).length === 0) fs.rmdirSync(full);

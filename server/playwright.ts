@@ -7,6 +7,8 @@
 // worker or replica of the mock honours it without asking the one that was
 // told). @playwright/test is an optional peer: only this entry loads it.
 //
+// Its global set-up (playwright-setup.ts, mockAndApp) starts the mock and the app's dev server.
+//
 //   import { test, expect } from 'client-records-mock/playwright';
 //   test.use({ mockUrl: 'http://127.0.0.1:4000' });      // or MOCK_URL
 //   test('empty state', async ({ page, mock }) => {
@@ -18,6 +20,7 @@ import { test as base, expect } from '@playwright/test';
 import { ControlClient, type JournalEntry, type JournalFilter, type ScenarioRequest, type ScenarioState } from './control/client';
 
 export { expect };
+export { mockAndApp, type AppServer, type GlobalSetup, type MockAndAppOptions } from './playwright-setup';
 export { ControlClient, ControlError } from './control/client';
 export type { JournalEntry, JournalFilter, ScenarioRequest, ScenarioState } from './control/client';
 

@@ -1,20 +1,16 @@
-// Playwright for the example frontend: global-setup.ts starts the mock and the
-// page's dev server on free ports (port 0) and passes the page's address on as
-// E2E_PAGE_URL. Run from the repository root: npm run test:frontend.
-import path from 'node:path';
+// Playwright for the app: e2e/global-setup.ts (the package's mockAndApp) starts the mock and the app's
+// dev server on free ports and hands their addresses to every worker (APP_URL, MOCK_URL). Three workers,
+// each test in its own session of the one mock (e2e/scenarios.spec.ts).
 import { defineConfig } from '@playwright/test';
 
-const ROOT = path.resolve(__dirname, '../..');
 // The browser: CHROMIUM_PATH, default Debian's /usr/bin/chromium; set it empty for Playwright's own
-// browser (npx playwright install chromium), e.g. on macOS or Windows. The same setting as tests/browser/.
+// browser (npx playwright install chromium), e.g. on macOS or Windows.
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: './e2e',
-  globalSetup: './global-setup.ts',
-  outputDir: path.join(ROOT, 'test-artifacts/frontend-e2e'),
+  globalSetup: './e2e/global-setup.ts',
   fullyParallel: true,
-  // Several workers at once, each test in its own session and scenario of the one mock (e2e/scenarios.spec.ts).
   workers: 3,
   forbidOnly: !!process.env.CI,
   retries: 0,
@@ -22,8 +18,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
-    // Set by global-setup.ts before the workers start (each worker reads this file again).
-    baseURL: process.env.E2E_PAGE_URL,
+    // Set by the global set-up before the workers start (each worker reads this file again).
+    baseURL: process.env.APP_URL,
     browserName: 'chromium',
     launchOptions: executablePath ? { executablePath } : {},
     screenshot: 'only-on-failure',

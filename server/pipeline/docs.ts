@@ -163,14 +163,8 @@ window.ui = SwaggerUIBundle({
 });
 `;
 
-// The source map is served too: swagger-ui.css names it, and browser dev tools would otherwise log a 404.
-export const ASSETS = [
-  'swagger-ui.css',
-  'swagger-ui.css.map',
-  'swagger-ui-bundle.js',
-  'swagger-ui-standalone-preset.js',
-  'favicon-32x32.png',
-];
+// No source map: the package's copy of swagger-ui.css names none (scripts/build-extras.ts), so dev tools ask for none.
+export const ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png'];
 
 /**
  * Swagger UI's files: the copy the package carries (dist/swagger-ui, written by the build from the

@@ -155,7 +155,7 @@ export function settingsTable(autoConnections: () => number): readonly AnySettin
       env: 'DATA_FILE',
       flag: '--data',
       fallback: '',
-      help: 'serve clients from this JSON file (npm run seed writes one) instead of generating',
+      help: 'serve clients from this JSON file (the seed command writes one) instead of generating',
       parse: (raw) => {
         // Unset (or set empty) means generate; only spaces is a mistake that would silently serve generated data.
         if (raw === '') return undefined;
@@ -169,7 +169,7 @@ export function settingsTable(autoConnections: () => number): readonly AnySettin
       flag: '--data-max-mb',
       // 1,000,000 clients (the CLIENTS maximum) with room for pretty-printing; 4096 stays under Node's 4 GB Buffer limit.
       fallback: '2048',
-      help: 'largest data file read, in MB (1,000,000 clients as npm run seed writes them: about 1,010 MB)',
+      help: 'largest data file read, in MB (1,000,000 clients as the seed command writes them: about 1,010 MB)',
       parse: integer(1, 4096),
     },
     {

@@ -19,6 +19,8 @@ const ENV = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false
 
 let scratch: string;
 let files: string[];
+/** npm pack's own figures: the tarball's size in bytes and its number of files. */
+let packed: { size: number; entryCount: number };
 let installOutput: string;
 
 beforeAll(async () => {
@@ -28,8 +30,14 @@ beforeAll(async () => {
     env: ENV,
     maxBuffer: 16 * 1024 * 1024,
   });
-  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
-  files = packed!.files.map((file) => file.path);
+  const [pack] = JSON.parse(stdout.slice(stdout.indexOf('['))) as {
+    filename: string;
+    size: number;
+    entryCount: number;
+    files: { path: string }[];
+  }[];
+  packed = pack!;
+  files = pack!.files.map((file) => file.path);
   const project = path.join(scratch, 'project');
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true }));
@@ -39,7 +47,7 @@ beforeAll(async () => {
   };
   const installed = await run(
     NPM,
-    ['install', '--prefer-offline', path.join(scratch, packed!.filename), '@types/node@24', `msw@${devDependencies.msw}`],
+    ['install', '--prefer-offline', path.join(scratch, pack!.filename), '@types/node@24', `msw@${devDependencies.msw}`],
     { cwd: project, env: ENV },
   );
   installOutput = installed.stdout + installed.stderr;
@@ -70,6 +78,17 @@ describe('the tarball', () => {
       /^(tests|bench|scripts|tools|\.ci|deploy|dist\/(tests|bench|scripts|tools))\/|\.tsbuildinfo$|clients.*\.json$/.test(file),
     );
     expect(stray).toEqual([]);
+  });
+
+  // 0.1.0 shipped 277 files in 1.31 MB, much of it no user reads: the mutation and reach reports, the
+  // performance history, the contributors' pages and Swagger UI's CSS source map (issue 38). Without them,
+  // 1.13 MB in 325 files once the contract suite moved into its rooms; the bounds leave room to grow, not to bloat.
+  test('holds no report, history, contributor page or source map, and stays within 400 files and 1.25 MB', () => {
+    const unneeded = files.filter((file) => /^docs\/(mutation|performance|reach)\.md$|^(CONTRIBUTING|ARCHITECTURE)\.md$|\.map$/.test(file));
+
+    expect(unneeded).toEqual([]);
+    expect(packed.entryCount).toBeLessThanOrEqual(400);
+    expect(packed.size).toBeLessThanOrEqual(1_250_000);
   });
 
   test('carries every file its README and docs link to (the links work in node_modules, not only on GitHub)', () => {

@@ -126,7 +126,7 @@ suite('three replicas behind nginx, sharing their state through Redis', () => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('JEST')));
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
-      env: { ...env, E2E_MOCK_URL: nginx!.url, CI: '1' },
+      env: { ...env, MOCK_URL: nginx!.url, CI: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

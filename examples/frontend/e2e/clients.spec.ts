@@ -1,11 +1,8 @@
 // The example page in a real browser against the real mock. Each state is
 // forced per test by a Prefer header on that test's browser context, so tests
 // run in parallel and share no server state.
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { recordStatusTexts } from './status-texts';
-
-const SCREENSHOT = path.resolve(__dirname, '../../../test-artifacts/frontend-error-state.png');
+import { recordStatusTexts } from './status-texts.ts';
 
 const status = (page: Page) => page.getByRole('status');
 const rows = (page: Page) => page.locator('#rows tr');
@@ -63,7 +60,7 @@ test.describe('the client list', () => {
 test.describe('a failing backend (Prefer: code=500)', () => {
   test.use({ extraHTTPHeaders: { Prefer: 'code=500' } });
 
-  test('list → the ErrorDto message in the error state, no rows', async ({ page }) => {
+  test('list → the ErrorDto message in the error state, no rows', async ({ page }, testInfo) => {
     await page.goto('/');
 
     await expect(status(page)).toHaveText(
@@ -71,7 +68,7 @@ test.describe('a failing backend (Prefer: code=500)', () => {
     );
     await expect(status(page)).toHaveAttribute('data-kind', 'error');
     await expect(rows(page)).toHaveCount(0);
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await page.screenshot({ path: testInfo.outputPath('error-state.png'), fullPage: true });
   });
 });
 

@@ -5,7 +5,7 @@
 // side by side and proves neither sees the other's scenario.
 import { expect, test } from 'client-records-mock/playwright';
 import type { Page } from '@playwright/test';
-import { recordStatusTexts } from './status-texts';
+import { recordStatusTexts } from './status-texts.ts';
 
 const status = (page: Page) => page.getByRole('status');
 const rows = (page: Page) => page.locator('#rows tr');

@@ -30,10 +30,14 @@ function failure(error: ErrorDto | undefined, response: Response): { ok: false; 
 
 const UNREACHABLE: { ok: false; error: string } = { ok: false, error: 'The client service cannot be reached' };
 
-export function createApi(baseUrl: string, apiKey: string) {
+/**
+ * The data layer for a base URL. The key is optional: the app in a browser sends none, since the dev
+ * server's proxy adds it (vite.config.ts); a test in Node talks to the mock directly and passes it.
+ */
+export function createApi(baseUrl: string, apiKey?: string) {
   const client = createClient<paths>({
     baseUrl,
-    headers: { 'X-Api-Key': apiKey },
+    headers: apiKey ? { 'X-Api-Key': apiKey } : {},
     // Looked up at each call, not captured once: MSW (and other test doubles) replace globalThis.fetch after start-up.
     fetch: (request) => globalThis.fetch(request),
   });

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { setupServer } from 'msw/node';
 import { createHandlers } from 'client-records-mock/msw';
-import { createApi } from '../src/api';
+import { createApi } from '../src/api.ts';
 
 const API_URL = 'http://api.example.test';
 const server = setupServer(...createHandlers({ baseUrl: API_URL, seed: 1, clients: 1000 }));
