@@ -43,10 +43,73 @@ module.exports = {
     {
       name: 'proxy-uses-the-server-faces',
       severity: 'error',
-      comment:
-        'proxy/ may use the contract suite, contract/ and the server through its public faces (index.ts, msw.ts, mock.ts, errors.ts), not its rooms.',
+      comment: 'proxy/ may use contract/ and the server through its public faces (index.ts, msw.ts, mock.ts, errors.ts), not its rooms.',
       from: { path: '^proxy/' },
       to: { path: '^server/[^/]+/' },
+    },
+    {
+      name: 'proxy-imports-no-suite',
+      severity: 'error',
+      comment:
+        'The proxy and the suite are two drivers of one judge (contract/judge/): the proxy never loads the suite, its checks or its HTTP client.',
+      from: { path: '^proxy/' },
+      to: { path: '^(contract-suite|mcp|spec-diff|cli)/' },
+    },
+    {
+      name: 'mcp-uses-the-faces-and-the-control-client',
+      severity: 'error',
+      comment:
+        'mcp/ steers a mock through the control API client (server/control/client.ts) and starts one through server/index.ts; it runs the suite as a child process, never by import.',
+      from: { path: '^mcp/' },
+      to: {
+        path: ['^server/', '^(contract-suite|proxy|spec-diff|cli)/'],
+        pathNot: ['^server/index[.]ts$', '^server/control/client[.]ts$'],
+      },
+    },
+    {
+      name: 'suite-kit-imports-no-check',
+      severity: 'error',
+      comment:
+        'contract-suite/kit/ (context, HTTP and raw HTTP, target, coverage, the check types) is what every check stands on: it imports no check, no registry, no runner.',
+      from: { path: '^contract-suite/kit/' },
+      to: { path: ['^contract-suite/(checks|derived|property|cli)/', '^contract-suite/registry[.]ts$'] },
+    },
+    {
+      name: 'suite-checks-and-derived-apart',
+      severity: 'error',
+      comment:
+        'The hand-written checks (checks/) and the checks derived from the document (derived/) stand on the kit, side by side: neither imports the other, the registry or the runner.',
+      from: { path: '^contract-suite/(checks|derived)/' },
+      to: { path: ['^contract-suite/(property|cli)/', '^contract-suite/registry[.]ts$'] },
+    },
+    {
+      name: 'suite-checks-import-no-derived',
+      severity: 'error',
+      comment: 'checks/ and derived/ do not import each other: what both need belongs in the kit or in contract/.',
+      from: { path: '^contract-suite/checks/' },
+      to: { path: '^contract-suite/derived/' },
+    },
+    {
+      name: 'suite-derived-imports-no-checks',
+      severity: 'error',
+      comment: 'checks/ and derived/ do not import each other: what both need belongs in the kit or in contract/.',
+      from: { path: '^contract-suite/derived/' },
+      to: { path: '^contract-suite/checks/' },
+    },
+    {
+      name: 'suite-property-run-apart',
+      severity: 'error',
+      comment:
+        'The property run (property/) generates requests from the document and judges each: it stands on the kit, not on the checks.',
+      from: { path: '^contract-suite/property/' },
+      to: { path: ['^contract-suite/(checks|derived|cli)/', '^contract-suite/registry[.]ts$'] },
+    },
+    {
+      name: 'suite-registry-below-the-runner',
+      severity: 'error',
+      comment: 'The registry lists the checks; the runner (cli/) runs them. The registry never reaches up to the runner.',
+      from: { path: '^contract-suite/registry[.]ts$' },
+      to: { path: '^contract-suite/(cli|property)/' },
     },
     {
       name: 'contract-imports-only-generated',

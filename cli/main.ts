@@ -7,7 +7,7 @@
 // handed our own mock, started here in-process on port 0.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { StartedTarget } from '../contract-suite/cli';
+import type { StartedTarget } from '../contract-suite/cli/main';
 
 interface Command {
   /** How it is called, after the program name, and what it does: its line in `--help`. */
@@ -41,7 +41,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   contract: {
     args: 'contract [options]',
     summary: 'run the contract suite (contract --help)',
-    run: async (argv) => (await import('../contract-suite/cli')).runContractCli(argv, startOurMock),
+    run: async (argv) => (await import('../contract-suite/cli/main')).runContractCli(argv, startOurMock),
   },
   seed: {
     args: 'seed [options]',

@@ -75,26 +75,65 @@ function failure(error: unknown) {
   return { content: [{ type: 'text' as const, text: (error as Error).message }], isError: true };
 }
 
-async function guarded<T>(work: () => Promise<T>) {
+async function guarded<T>(work: () => Promise<T>, mockUrl?: string) {
   try {
     return json(await work());
   } catch (error) {
-    return failure(error);
+    return failure(mockUrl === undefined ? error : unreachableMock(mockUrl, error));
   }
 }
 
+/**
+ * What run_contract_suite returns at most, in characters: the verdict and every cause that fits, at a cause's
+ * boundary, and then how many were left out. An agent's context is not a CI log.
+ */
+export const CONTRACT_SUMMARY_MAX_CHARS = 16_000;
+
+/** The run's `--summary` output (its causes, then its verdict) as the agent reads it: the verdict first, then every cause that fits. */
+export function contractSummary(output: string, maxChars = CONTRACT_SUMMARY_MAX_CHARS): { verdict: string; summary: string } {
+  const lines = output.trimEnd().split('\n');
+  const verdict = lines.at(-1) ?? '';
+  const causes: string[][] = [];
+  const head: string[] = [];
+  for (const line of lines.slice(0, -1)) {
+    if (/^\d+\. /.test(line)) causes.push([line]);
+    else if (causes.length > 0 && /^ {3}\S/.test(line)) causes.at(-1)!.push(line);
+    else if (line.trim() !== '' && !/^… \d+ more cause/.test(line)) head.push(line);
+  }
+  const out = [verdict, ...head];
+  let size = out.join('\n').length;
+  let shown = 0;
+  for (const cause of causes) {
+    const text = cause.join('\n');
+    if (size + text.length + 1 > maxChars - 200) break;
+    out.push(text);
+    size += text.length + 1;
+    shown += 1;
+  }
+  if (shown < causes.length)
+    out.push(
+      `… ${causes.length - shown} more causes left out to stay within ${maxChars} characters: run the suite with --junit FILE for all of them`,
+    );
+  return { verdict, summary: out.join('\n') };
+}
+
 /** The contract suite of this package against `baseUrl`, as a child process (its output must not reach our stdout). */
-function runContract(baseUrl: string, apiKey: string | undefined): Promise<{ exitCode: number | null; meaning: string; summary: string }> {
+function runContract(
+  baseUrl: string,
+  apiKey: string | undefined,
+): Promise<{ exitCode: number | null; meaning: string; verdict: string; summary: string }> {
   const bin = path.join(__dirname, '..', 'cli', 'main.js');
-  const args = [bin, 'contract', '--base-url', baseUrl, ...(apiKey ? ['--api-key', apiKey] : [])];
+  const args = [bin, 'contract', '--summary', '--base-url', baseUrl, ...(apiKey ? ['--api-key', apiKey] : [])];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString('utf8')).slice(-20_000);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
+    let errors = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      errors = (errors + chunk.toString('utf8')).slice(-4_000);
+    });
     const timer = setTimeout(() => child.kill('SIGTERM'), CONTRACT_TIMEOUT_MS);
     child.on('close', (exitCode) => {
       clearTimeout(timer);
@@ -104,17 +143,29 @@ function runContract(baseUrl: string, apiKey: string | undefined): Promise<{ exi
           1: 'the deployment broke the contract',
           2: 'bad usage or unreachable target',
           3: 'the suite itself failed',
-        }[exitCode ?? -1] ?? 'stopped';
-      // The summary is the end of the run's output: the causes and the closing line.
-      resolve({ exitCode, meaning, summary: output.split('\n').slice(-60).join('\n').trim() });
+        }[exitCode ?? -1] ?? `stopped after ${CONTRACT_TIMEOUT_MS / 60_000} minutes`;
+      // Exit 2 and 3 say why on stderr, in one line: that line is the verdict.
+      const text = output.trim() === '' ? errors.trim() : errors.trim() === '' ? output : `${output}\n${errors.trim()}`;
+      resolve({ exitCode, meaning, ...contractSummary(text) });
     });
   });
+}
+
+/** A request to the mock that found nobody there: which URL, and what to run. */
+export function unreachableMock(mockUrl: string, error: unknown): Error {
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  if (!(error instanceof TypeError) || code === undefined) return error instanceof Error ? error : new Error(String(error));
+  return new Error(
+    `no mock answers at ${mockUrl} (${code}): start one with \`npx client-records-mock --port 4000\` and give this MCP server --mock-url http://127.0.0.1:4000, or start the MCP server without --mock-url to run a mock in its own process`,
+  );
 }
 
 /** The tools, on a server controlling the mock at `mockUrl`. */
 export function createMcpServer(mockUrl: string, apiKey: string, version: string): McpServer {
   const control = new ControlClient(mockUrl);
   const server = new McpServer({ name: 'client-records-mock', version });
+  /** A tool that talks to the mock: a mock that is not there is named, with what to run. */
+  const guard = <T>(work: () => Promise<T>) => guarded(work, mockUrl);
   const session = z
     .string()
     .regex(/^[A-Za-z0-9_.:@-]{1,128}$/)
@@ -133,7 +184,7 @@ export function createMcpServer(mockUrl: string, apiKey: string, version: string
       title: 'List scenarios',
       description: 'Every scenario the mock knows (derived from its openapi.yaml), with what each changes, and the server scenario now.',
     },
-    () => guarded(() => control.scenarios()),
+    () => guard(() => control.scenarios()),
   );
   server.registerTool(
     'switch_scenario',
@@ -144,7 +195,7 @@ export function createMcpServer(mockUrl: string, apiKey: string, version: string
       inputSchema: { scenario: z.string().min(1).max(64).describe('A scenario name from list_scenarios'), session, ...scenarioParameters },
     },
     ({ scenario, session: name, ...parameters }) =>
-      guarded(() => {
+      guard(async () => {
         const request = { scenario, ...Object.fromEntries(Object.entries(parameters).filter(([, value]) => value !== undefined)) };
         return name === undefined ? control.setServerScenario(request) : control.setSessionScenario(name, request);
       }),
@@ -157,7 +208,7 @@ export function createMcpServer(mockUrl: string, apiKey: string, version: string
       inputSchema: { session },
     },
     ({ session: name }) =>
-      guarded(async () => {
+      guard(async () => {
         if (name !== undefined) {
           await control.resetSession(name);
           return control.session(name);
@@ -182,13 +233,13 @@ export function createMcpServer(mockUrl: string, apiKey: string, version: string
         limit: z.number().int().min(1).max(1000).optional().describe('At most this many entries (default 100)'),
       },
     },
-    (filter) => guarded(() => control.journal(filter)),
+    (filter) => guard(() => control.journal(filter)),
   );
   server.registerTool(
     'clear_journal',
     { title: 'Clear the journal', description: "Remove every journal entry, or one session's.", inputSchema: { session } },
     ({ session: name }) =>
-      guarded(async () => {
+      guard(async () => {
         await control.clearJournal(name);
         return { cleared: name ?? 'all' };
       }),
@@ -200,7 +251,7 @@ export function createMcpServer(mockUrl: string, apiKey: string, version: string
       description:
         'What the traffic so far exercised of openapi.yaml: per operation the documented statuses reached, parameters sent and scenarios served (format client-records-coverage/1, side consumer).',
     },
-    () => guarded(() => control.coverage()),
+    () => guard(() => control.coverage()),
   );
   server.registerTool(
     'find_clients',
@@ -218,7 +269,7 @@ export function createMcpServer(mockUrl: string, apiKey: string, version: string
       },
     },
     ({ session: name, ...query }) =>
-      guarded(async () => {
+      guard(async () => {
         const search = new URLSearchParams();
         for (const [key, value] of Object.entries({ ...query, pageSize: query.pageSize ?? 10 }))
           if (value !== undefined) search.set(key, String(value));
@@ -237,7 +288,7 @@ export function createMcpServer(mockUrl: string, apiKey: string, version: string
       inputSchema: { idClient: z.string().uuid(), session },
     },
     ({ idClient, session: name }) =>
-      guarded(async () => {
+      guard(async () => {
         const response = await fetch(new URL(`/api/v1/Client/Detail/${idClient}`, mockUrl), {
           headers: { 'X-Api-Key': apiKey, ...(name ? { 'X-Mock-Session': name } : {}) },
         });
@@ -248,8 +299,7 @@ export function createMcpServer(mockUrl: string, apiKey: string, version: string
     'run_contract_suite',
     {
       title: 'Run the contract suite',
-      description:
-        'Check a deployment of the API (ours, staging, the real backend) against openapi.yaml with this package’s contract suite. Returns the exit code, its meaning and the summary (causes first).',
+      description: `Check a deployment of the API (ours, staging, the real backend) against openapi.yaml with this package’s contract suite. Returns the exit code, its meaning, the verdict line, and a summary of at most ${CONTRACT_SUMMARY_MAX_CHARS} characters: the verdict first, then every cause (rule and place, expected, got, where seen, the sentence of openapi.yaml, a curl that reproduces it) that fits.`,
       inputSchema: {
         baseUrl: z.string().url().describe('The deployment to check, e.g. https://staging.example.org'),
         apiKey: z.string().min(1).max(256).optional().describe('Its X-Api-Key (default: the suite’s own default)'),

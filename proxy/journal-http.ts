@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import YAML from 'yaml';
 import { pointerSegment, SPEC_PATH, type OpenApiDocument } from '../contract/spec';
-import { SpecContract } from '../contract-suite/spec-contract';
+import { SpecContract } from '../contract/spec-contract';
 import { BARE_HEADERS, errorAnswer, quoted } from '../server/errors';
 import type { components } from '../generated/proxy';
 import type { Journal, JournalQuery } from './journal';

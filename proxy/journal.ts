@@ -4,7 +4,7 @@
 // the exit report (counts per side, and per cause the count and the first
 // entry, at most MAX_CAUSES causes). Clearing the journal leaves the tally.
 import type { components } from '../generated/proxy';
-import type { Side, Violation } from '../contract-suite/judge';
+import type { Side, Violation } from '../contract/judge';
 
 export type JournalEntry = components['schemas']['JournalEntry'];
 export type JournalPage = components['schemas']['JournalPage'];

@@ -1,7 +1,7 @@
 // The validating proxy as a value: startProxy() listens, forwards every request
 // to the upstream (forward.ts), returns the answer unchanged with the proxy's
 // three headers, and judges the exchange with the contract suite's rules
-// (contract-suite/judge.ts, PLAN.md's seam) on the way: the caller's violations and
+// (contract/judge/, PLAN.md's seam) on the way: the caller's violations and
 // the upstream's kept apart, logged, kept in the journal (journal.ts, served by
 // journal-http.ts) and, at close(), written as JUnit and JSON (report.ts).
 // Where the upstream cannot answer, the cause decides: the mock in-process
@@ -19,16 +19,8 @@ import type { Duplex } from 'node:stream';
 import zlib from 'node:zlib';
 import { bundledSpec, readSpec, type OpenApiDocument } from '../contract/spec';
 import { CoverageTally } from '../contract/coverage-report';
-import {
-  ExchangeMemory,
-  headerOf,
-  judgeRequest,
-  judgeResponse,
-  type RequestJudgement,
-  type Side,
-  type Violation,
-} from '../contract-suite/judge';
-import { SpecContract, specContract } from '../contract-suite/spec-contract';
+import { ExchangeMemory, headerOf, judgeRequest, judgeResponse, type RequestJudgement, type Side, type Violation } from '../contract/judge';
+import { SpecContract, specContract } from '../contract/spec-contract';
 import { ERROR_CATALOGUE, errorAnswer, framingFault } from '../server/errors';
 import { createMock, type ConfigOptions, type Mock } from '../server/index';
 import type { components } from '../generated/proxy';

@@ -4,13 +4,13 @@
 // (proxy.openapi.yaml states its format), and at the stop the JUnit file and
 // the JSON report, in the contract suite's shapes: JUnit through
 // junit-report-builder with one suite per operation and one case per cause,
-// the JSON with the suite's coverage (contract-suite/coverage.ts) inside.
+// the JSON with the suite's coverage (contract-suite/kit/coverage.ts) inside.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { components } from '../generated/proxy';
 import { coverageToJson, type CoverageReport } from '../contract/coverage-report';
 import { junitXml, type JunitCase, type JunitSuite } from '../contract/junit-xml';
-import type { Side, Violation } from '../contract-suite/judge';
+import type { Side, Violation } from '../contract/judge';
 import { cut, MAX_CAUSES, type Cause, type Journal, type JournalEntry } from './journal';
 import type { FailOn } from './settings';
 

@@ -18,11 +18,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { runChecks } from '../contract-suite/checks';
-import { requestArbitrary } from '../contract-suite/generators';
-import { send, toCurl, type ApiRequest, type Exchange } from '../contract-suite/http';
+import { runChecks } from '../contract-suite/registry';
+import { requestArbitrary } from '../contract-suite/property/generators';
+import { send, toCurl } from '../contract-suite/kit/http';
+import type { ApiRequest, Exchange } from '../contract/exchange';
 import { MUTANTS, startMutantProxy } from '../tools/mutants';
-import { DEFAULT_API_KEY, type Target } from '../contract-suite/target';
+import { DEFAULT_API_KEY, type Target } from '../contract-suite/kit/target';
 import { freePort, MAIN_JS, ROOT, startNodeProcess } from '../tools/processes';
 
 const OVERALL_LIMIT_MS = 240_000;

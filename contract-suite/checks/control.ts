@@ -20,11 +20,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { components } from '../../generated/control';
 import type { ErrorDto } from '../../contract/wire-types';
-import { UNKNOWN_ID, judgedInput, type CheckContext, type Define } from '../context';
-import type { ApiRequest, Exchange, KeyRole } from '../http';
+import { UNKNOWN_ID, judgedInput, type CheckContext, type Define } from '../kit/context';
+import type { ApiRequest, Exchange, KeyRole } from '../../contract/exchange';
 import { headerList, noAllowOrigin, TIMER_SLACK_MS } from './cross-cutting';
-import { ExchangeMemory, judgeRequest, judgeResponse } from '../judge';
-import type { SpecOperation } from '../spec-contract';
+import { ExchangeMemory, judgeRequest, judgeResponse, type RuleId } from '../../contract/judge';
+import type { SpecOperation } from '../../contract/spec-contract';
 
 type ScenarioTable = components['schemas']['ScenarioTable'];
 type ScenarioDefinition = components['schemas']['ScenarioDefinition'];
@@ -94,7 +94,7 @@ interface ControlDocument {
 const documents = new WeakMap<CheckContext, Promise<{ exchange: Exchange; document?: ControlDocument }>>();
 
 /** The served control document, or a failure naming its path: a target with a scenario table serves it too. */
-async function controlDocument(context: CheckContext, rule: string): Promise<ControlDocument> {
+async function controlDocument(context: CheckContext, rule: RuleId): Promise<ControlDocument> {
   let served = documents.get(context);
   if (!served) {
     served = context.send({ method: 'GET', path: `${CONTROL_PREFIX}/openapi.json`, key: 'none' }).then((exchange) => ({

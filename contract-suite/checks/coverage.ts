@@ -2,7 +2,7 @@
 // checks before it. A status left unreached because checks were skipped (an
 // empty deployment never answers Detail 200) or failed (their causes are
 // reported already) is a skip naming why, not a failure of its own.
-import { ContractViolation, type Define } from '../context';
+import { ContractViolation, type Define } from '../kit/context';
 
 export function coverageChecks(check: Define): void {
   // ---------------------------------------------------------------- coverage (runs last)

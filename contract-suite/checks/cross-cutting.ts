@@ -8,9 +8,10 @@
 // skip and say that --origin must name one of its origins.
 import { isDeepStrictEqual } from 'node:util';
 import type { ErrorDto } from '../../contract/wire-types';
-import { nearMissKeys, type ApiRequest, type Exchange, type NearMissKey } from '../http';
+import { nearMissKeys } from '../kit/http';
+import { type ApiRequest, type Exchange, type NearMissKey } from '../../contract/exchange';
 import type { OperationId } from '../../contract/operations';
-import { operationPaths, UNKNOWN_ID, type CheckContext, type Define, type OperationName } from '../context';
+import { operationPaths, UNKNOWN_ID, type CheckContext, type Define, type OperationName } from '../kit/context';
 
 /** One request per operation (Detail with a listed id, or an unknown one when none is listed), with the key the operation needs. */
 async function operationRequests(context: CheckContext): Promise<{ operation: OperationName; request: ApiRequest }[]> {

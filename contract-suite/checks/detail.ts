@@ -4,8 +4,8 @@
 // rejects, the key and the methods are derived from openapi.yaml (derived/).
 import { isDeepStrictEqual } from 'node:util';
 import type { ClientDetail } from '../../contract/wire-types';
-import { expectPreferred, operationPaths, UNKNOWN_ID, type Define } from '../context';
-import type { SpecContract } from '../spec-contract';
+import { expectPreferred, operationPaths, UNKNOWN_ID, type Define } from '../kit/context';
+import type { SpecContract } from '../../contract/spec-contract';
 
 export function detailChecks(check: Define, contract: SpecContract): void {
   const PATHS = operationPaths(contract);

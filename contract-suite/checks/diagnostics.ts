@@ -1,6 +1,6 @@
 // Checks of the two public diagnostics operations (ping, exception).
-import { expectPreferred, operationPaths, testExceptionMessage, type Define } from '../context';
-import type { SpecContract } from '../spec-contract';
+import { expectPreferred, operationPaths, testExceptionMessage, type Define } from '../kit/context';
+import type { SpecContract } from '../../contract/spec-contract';
 
 export function diagnosticsChecks(check: Define, contract: SpecContract): void {
   const PATHS = operationPaths(contract);

@@ -4,9 +4,9 @@
 // client, no client at all) checks what it still can and then skips with the reason.
 import { isDeepStrictEqual } from 'node:util';
 import type { ClientExtended } from '../../contract/wire-types';
-import { fold, queryString, termStretch, totalCount, upperCaseSameLength } from '../semantics';
-import { operationPaths, UNKNOWN_ID, type CheckContext, type Define } from '../context';
-import type { SpecContract } from '../spec-contract';
+import { fold, queryString, termStretch, totalCount, upperCaseSameLength } from '../kit/semantics';
+import { operationPaths, UNKNOWN_ID, type CheckContext, type Define } from '../kit/context';
+import type { SpecContract } from '../../contract/spec-contract';
 
 /** An unknown uuid in a filter matches no client: what an id filter check can hold even when the data has no such id. */
 async function unknownIdMatchesNothing(context: CheckContext, path: string, parameter: 'idStaff' | 'idLocation'): Promise<void> {

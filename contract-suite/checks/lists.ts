@@ -2,10 +2,11 @@
 // Prefer. Each parameter's bounds, types, repetition, undocumented names, the
 // key and the methods are derived from openapi.yaml (derived/).
 import type { ClientExtended, ClientSimple } from '../../contract/wire-types';
-import { pathBelowBase, type Exchange } from '../http';
-import { compareClients, linkRelations, queryString, totalCount, type PageBody } from '../semantics';
-import type { SpecContract } from '../spec-contract';
-import { expectPreferred, operationPaths, type Define } from '../context';
+import { pathBelowBase } from '../kit/http';
+import { type Exchange } from '../../contract/exchange';
+import { compareClients, linkRelations, queryString, totalCount, type PageBody } from '../kit/semantics';
+import type { SpecContract } from '../../contract/spec-contract';
+import { expectPreferred, operationPaths, type Define } from '../kit/context';
 
 export function listChecks(check: Define, contract: SpecContract): void {
   const PATHS = operationPaths(contract);

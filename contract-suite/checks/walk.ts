@@ -20,13 +20,13 @@ import {
   totalCount,
   upperCaseSameLength,
   type ListQuery,
-} from '../semantics';
-import { operationPaths, type CheckContext, type Define, type FullWalk } from '../context';
-import { meetsFilters } from '../judge';
-import { pathBelowBase } from '../http';
-import type { SpecContract } from '../spec-contract';
+} from '../kit/semantics';
+import { operationPaths, type CheckContext, type Define, type FullWalk } from '../kit/context';
+import { meetsFilters, type RuleId } from '../../contract/judge';
+import { pathBelowBase } from '../kit/http';
+import type { SpecContract } from '../../contract/spec-contract';
 
-const RECORD_RULES = [
+const RECORD_RULES: readonly RuleId[] = [
   'record.luhn',
   'record.birth-date',
   'record.full-name',
@@ -317,10 +317,16 @@ export function walkChecks(check: Define, contract: SpecContract): void {
       const walk = await context.fullWalk(extended);
 
       for (const { exchange, items } of walk.pages) {
-        const problems = items.flatMap((client) =>
-          recordProblems(client).map((problem) => `${client.IdClient}: ${describeRecordProblem(problem)}`),
-        );
-        if (problems.length > 0) context.fail(exchange, problems.slice(0, 5).join('\n    '), 'record');
+        const problems = items.flatMap((client) => recordProblems(client).map((problem) => ({ client, problem })));
+        if (problems.length > 0)
+          context.fail(
+            exchange,
+            problems
+              .slice(0, 5)
+              .map(({ client, problem }) => `${client.IdClient}: ${describeRecordProblem(problem)}`)
+              .join('\n    '),
+            problems[0]!.problem.rule,
+          );
       }
     },
     RECORD_RULES,
@@ -360,8 +366,8 @@ export function walkChecks(check: Define, contract: SpecContract): void {
           (detail.Location?.IdLocation ?? null) === listed.IdLocation && (detail.Location?.Name ?? null) === listed.LocationName,
           'Location',
         );
-        const problems = recordProblems(detail).map(describeRecordProblem);
-        if (problems.length > 0) context.fail(exchange, problems.join('\n    '), 'record');
+        const problems = recordProblems(detail);
+        if (problems.length > 0) context.fail(exchange, problems.map(describeRecordProblem).join('\n    '), problems[0]!.rule);
       }
     },
     ['detail.agrees-with-list', ...RECORD_RULES],

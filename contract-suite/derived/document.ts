@@ -7,8 +7,8 @@
 // The generators (paths.ts, methods.ts, parameters.ts, security.ts) build
 // their checks from these answers; a document with other rules gets other
 // checks, and a document without a rule gets no check for it.
-import type { OperationName } from '../context';
-import type { SpecContract, SpecOperation, SpecParameter } from '../spec-contract';
+import type { OperationName } from '../kit/context';
+import type { SpecContract, SpecOperation, SpecParameter } from '../../contract/spec-contract';
 import { pointerSegment } from '../../contract/spec';
 
 type Json = Record<string, unknown>;

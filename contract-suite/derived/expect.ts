@@ -1,16 +1,16 @@
 // How a derived check holds one exchange to the document: first to what the
 // check itself derived (the status and Code of an error answer, a Message that
 // names the parameter, an accepted request), then to every rule of the judge
-// (judge.ts: status, headers, media type, RFC 8259, body schema, list and
+// (contract/judge/: status, headers, media type, RFC 8259, body schema, list and
 // record rules), the same rules CheckContext.call and the proxy apply. Also:
 // the plain answer of an operation's own path, asked once per run, to compare
 // a near miss with.
 import type { ErrorDto } from '../../contract/wire-types';
-import type { CheckContext } from '../context';
-import type { ApiRequest, Exchange } from '../http';
-import { judgeResponse } from '../judge';
-import { listViolations, type ListQuery } from '../semantics';
-import type { SpecOperation } from '../spec-contract';
+import type { CheckContext } from '../kit/context';
+import type { ApiRequest, Exchange } from '../../contract/exchange';
+import { judgeResponse } from '../../contract/judge';
+import { listViolations, type ListQuery } from '../kit/semantics';
+import type { SpecOperation } from '../../contract/spec-contract';
 import { operationError, type ErrorAnswer } from './document';
 
 const LIST_PARAMETERS = new Set(['page', 'pageSize', 'active', 'filter', 'idStaff', 'idLocation']);

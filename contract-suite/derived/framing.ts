@@ -21,10 +21,10 @@
 // whose HTTP front refuses them (Go's server, nginx, Kestrel, our mock:
 // tests/listener/hostile-input.test.ts), and then held to exactly what the
 // RFC says, as the others are.
-import type { CheckContext, Define, DefineOptions } from '../context';
-import type { ApiRequest, Exchange, KeyRole } from '../http';
-import { judgeResponse } from '../judge';
-import type { SpecContract, SpecOperation } from '../spec-contract';
+import type { CheckContext, Define, DefineOptions } from '../kit/context';
+import type { ApiRequest, Exchange, KeyRole } from '../../contract/exchange';
+import { judgeResponse } from '../../contract/judge';
+import type { SpecContract, SpecOperation } from '../../contract/spec-contract';
 import { checkOperation, examplePath } from './document';
 import { describeStatus, fromHttpLayer, plainAnswer } from './expect';
 

@@ -18,8 +18,8 @@
 //                  lines, a Host that is no host, `Transfer-Encoding: gzip`)
 // Every answer is also held to the document as a whole (spec-contract.ts:
 // status, headers, media type and its RFC 8259 rules, body schema).
-import type { Define, DefineOptions } from '../context';
-import type { SpecContract } from '../spec-contract';
+import type { Define, DefineOptions } from '../kit/context';
+import type { SpecContract } from '../../contract/spec-contract';
 import { framingChecks } from './framing';
 import { methodMatrixChecks } from './methods';
 import { parameterChecks } from './parameters';

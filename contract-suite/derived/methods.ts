@@ -17,9 +17,9 @@
 // leaves that open, and the check accepts it. CONNECT and TRACE are also what
 // front servers refuse themselves (nginx's own 405 page, without `Allow`): an
 // answer in the HTTP layer's own format is held to the status alone (expect.ts, expectRefusedByFront).
-import type { CheckContext, Define, OperationName } from '../context';
-import type { ApiRequest, Exchange, KeyRole } from '../http';
-import type { SpecContract, SpecOperation } from '../spec-contract';
+import type { CheckContext, Define, OperationName } from '../kit/context';
+import type { ApiRequest, Exchange, KeyRole } from '../../contract/exchange';
+import type { SpecContract, SpecOperation } from '../../contract/spec-contract';
 import {
   declaredMethods,
   everywhereHeaders,
@@ -261,19 +261,33 @@ function preflightChecks(
           continue;
         }
         const items = headerItems(exchange, header.name);
-        context.expect(items.length > 0, exchange, `${header.name} is missing`);
+        context.expect(items.length > 0, exchange, `${header.name} is missing`, 'cors.preflight', header.name);
         if (header.includes)
           context.expect(
             items.includes(header.includes.toLowerCase()) || items.includes('*'),
             exchange,
             `${header.name} does not include ${header.includes}: ${exchange.headers.get(header.name)}`,
+            'cors.preflight',
+            header.name,
           );
       }
       for (const header of everywhere) {
         const value = exchange.headers.get(header.name);
-        context.expect(value !== null, exchange, `${header.name} is missing (the document puts it on every response)`);
+        context.expect(
+          value !== null,
+          exchange,
+          `${header.name} is missing (the document puts it on every response)`,
+          'response.header',
+          header.name,
+        );
         const validate = context.contract.validator(header.schema);
-        context.expect(validate(value) === true, exchange, `${header.name} ${JSON.stringify(value)} breaks its schema`);
+        context.expect(
+          validate(value) === true,
+          exchange,
+          `${header.name} ${JSON.stringify(value)} breaks its schema`,
+          'response.header',
+          header.name,
+        );
       }
     },
     ['cors.preflight', 'cors.allow-origin', 'check.preflight'],

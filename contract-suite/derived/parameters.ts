@@ -15,10 +15,11 @@
 //   as `x[__proto__]`, are rejected by name.
 // Every value is held to the document's own schema first (schemaAccepts), so
 // a check never expects what the schema does not say.
-import type { CheckContext, Define } from '../context';
-import type { ApiRequest, Exchange, KeyRole } from '../http';
-import type { ListQuery } from '../semantics';
-import type { SpecContract, SpecOperation, SpecParameter } from '../spec-contract';
+import type { CheckContext, Define } from '../kit/context';
+import type { ApiRequest, Exchange, KeyRole } from '../../contract/exchange';
+import type { ListQuery } from '../kit/semantics';
+import type { RuleId } from '../../contract/judge';
+import type { SpecContract, SpecOperation, SpecParameter } from '../../contract/spec-contract';
 import { checkOperation, examplePath, exampleValue, operationError, schemaAccepts, type ErrorAnswer } from './document';
 import { expectAccepted, expectConforming, expectRefusedByFront, expectRejected, fromHttpLayer, plainAnswer } from './expect';
 
@@ -381,7 +382,7 @@ export function undocumentedNames(contract: SpecContract, operation: SpecOperati
 }
 
 /** The rule ids a keyword case enforces (the sentence table maps sentences to them). */
-function caseRules(c: KeywordCase): string[] {
+function caseRules(c: KeywordCase): RuleId[] {
   if (c.keyword === 'given twice') return ['request.repeated', 'error.message'];
   if (c.sameAsEncoded) return ['request.value', 'check.allow-reserved'];
   return c.rejected.length > 0 ? ['request.value', 'error.message'] : ['request.value'];

@@ -12,8 +12,9 @@
 // normalise them: for those the operation's own answer is as right as 404.
 // A suffix, a `/` or a `%2F` inside a template parameter makes a value that
 // breaks the parameter's schema (400 naming it) or a path that is no template.
-import type { Define } from '../context';
-import type { SpecContract } from '../spec-contract';
+import type { Define } from '../kit/context';
+import type { RuleId } from '../../contract/judge';
+import type { SpecContract } from '../../contract/spec-contract';
 import { examplePath, exampleValue, notFoundAnswer, operationError, schemaAccepts } from './document';
 import { expectConforming, expectErrorAnswer, expectRejected, plainAnswer } from './expect';
 
@@ -197,7 +198,7 @@ export function nearMissPaths(contract: SpecContract): NearMissPath[] {
 }
 
 /** The rule ids each kind of near miss enforces (the sentence table maps sentences to them). */
-const RULES: Record<NearMissKind, string[]> = {
+const RULES: Record<NearMissKind, RuleId[]> = {
   unknown: ['request.path'],
   equivalent: ['request.path', 'check.path-normalisation'],
   'invalid-parameter': ['request.value', 'error.message'],

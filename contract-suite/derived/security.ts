@@ -6,9 +6,9 @@
 // is also an undocumented parameter: the document orders neither first, so 400
 // naming it is right too). A missing and an unknown key are 401. Operations
 // with an empty security requirement need none.
-import type { Define } from '../context';
-import type { ApiRequest, KeyPlacement, KeyRole } from '../http';
-import type { ApiKeyCredential, SpecContract } from '../spec-contract';
+import type { Define } from '../kit/context';
+import type { ApiRequest, KeyPlacement, KeyRole } from '../../contract/exchange';
+import type { ApiKeyCredential, SpecContract } from '../../contract/spec-contract';
 import { checkOperation, examplePath, operationError } from './document';
 import { expectAccepted, expectErrorAnswer, expectRejected } from './expect';
 

@@ -2,8 +2,9 @@
 // (`--base-url http://gw/records`): operations are matched below the prefix,
 // and Link targets, resolved against the request URL, are followed below it too.
 import http from 'node:http';
-import { runSuite } from '../../contract-suite/cli';
-import { operationPathname, pathBelowBase } from '../../contract-suite/http';
+import { runSuite } from '../../contract-suite/cli/main';
+import { operationPathname } from '../../contract/exchange';
+import { pathBelowBase } from '../../contract-suite/kit/http';
 import { startSecondImplementation, type SecondImplementation } from './second-implementation';
 import { listenOnLoopback } from '../../tools/loopback';
 

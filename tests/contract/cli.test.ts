@@ -1,4 +1,4 @@
-// The contract runner as a CI user meets it: the built CLI (dist/contract-suite/cli.js,
+// The contract runner as a CI user meets it: the built CLI (dist/contract-suite/cli/main.js,
 // and the package's bin dist/cli/main.js where our mock is the target) in a child
 // process, as `client-records-mock contract` runs it (npm test builds first). Each exit code is shown with the line that caused it: 0 every check
 // that could run passed; 1 the deployment broke the contract (a mutant of our
@@ -13,14 +13,14 @@ import Ajv2020 from 'ajv/dist/2020';
 import YAML from 'yaml';
 import addFormats from 'ajv-formats';
 import { COVERAGE_REPORT_SCHEMA, type CoverageReport } from '../../contract/coverage-report';
-import { runContractCli, USAGE } from '../../contract-suite/cli';
+import { runContractCli, USAGE } from '../../contract-suite/cli/main';
 import { STRICT_FRAMING_FAULTS } from '../../contract-suite/derived/framing';
-import { specContract } from '../../contract-suite/spec-contract';
+import { specContract } from '../../contract/spec-contract';
 import { MUTANTS, startMutantProxy, type RunningProxy } from '../../tools/mutants';
 import { freePort } from '../../tools/processes';
 import { API_KEY, ROOT, startTestServer, type TestServer } from '../support/servers';
 
-const CLI = path.join(ROOT, 'dist/contract-suite/cli.js');
+const CLI = path.join(ROOT, 'dist/contract-suite/cli/main.js');
 
 /** The package's bin: `client-records-mock contract` without --base-url checks our mock, started in-process. */
 const BIN = path.join(ROOT, 'dist/cli/main.js');
@@ -93,6 +93,17 @@ describe('client-records-mock contract: exit 2, bad usage or an unreachable targ
     expect(stderr.trim()).toBe(`contract: key rejected by ${server.baseUrl}: GET /api/v1/Client/Simple answered 401 UNAUTHORIZED`);
   });
 
+  test("a base URL whose path prefix serves none of the document's paths → one line naming both 404s, exit code 2", async () => {
+    const { status, stdout, stderr } = await runCli(['--base-url', `${server.baseUrl}/records`, '--api-key', API_KEY]);
+
+    expect(status).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(
+      /^contract: http:\/\/127\.0\.0\.1:\d+\/records serves none of the document's paths: GET \/api\/v1\/Diagnostics\/Ping and GET \/api\/v1\/Client\/Simple answered 404 \(wrong host or path prefix\?\)/,
+    );
+  });
+
   test('--help documents every exit code', async () => {
     const { status, stdout } = await runCli(['--help']);
 
@@ -141,8 +152,8 @@ describe('client-records-mock contract: exit 0, a passing run', () => {
     expect(fs.readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/);
   }, 120_000);
   test('--strict-http → the framing checks Node takes run too (each fault per operation), and our server passes them', async () => {
-    const plain = await runCli(['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '1']);
-    const strict = await runCli(['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '1', '--strict-http']);
+    const plain = await runCli(['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '1', '--verbose']);
+    const strict = await runCli(['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '1', '--strict-http', '--verbose']);
     const checks = (stdout: string) => Number(/^PASS: (\d+)\//.exec(lastLine(stdout))?.[1]);
 
     expect([plain.status, strict.status]).toEqual([0, 0]);
@@ -154,11 +165,11 @@ describe('client-records-mock contract: exit 0, a passing run', () => {
 
 describe('client-records-mock contract --control: the control API checked too', () => {
   test('the bin against our mock (in-process, control API on) → the eight control checks pass, exit 0; our test server (no control API) skips them, exit 0', async () => {
-    const ours = await runCli(['contract', '--control', '--runs', '1'], [BIN]);
+    const ours = await runCli(['contract', '--control', '--runs', '1', '--verbose'], [BIN]);
     expect(ours.status).toBe(0);
     expect(ours.stdout.match(/^ {2}✓ .*(X-Mock-Scenario|X-Mock-Session|__control|control document)/gm)).toHaveLength(8);
 
-    const none = await runCli(['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '1', '--control']);
+    const none = await runCli(['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '1', '--control', '--verbose']);
     console.log(`exit 0 ← ${lastLine(none.stdout)}`);
     expect(none.status).toBe(0);
     expect(none.stdout).toContain('skipped: the target has no control API (GET /__control/scenarios answered 404)');
@@ -191,7 +202,7 @@ describe('client-records-mock contract: exit 1, the deployment broke the contrac
     console.log(`exit 1 ← one renamed field of Detail; the summary:\n${summary}`);
     expect(status).toBe(1);
     expect(summary).toMatch(
-      /^CAUSES: 1 distinct cause behind \d+ failed checks\n1\. getClientDetail 200 response\.schema \/ \(\d+ checks\)\n/,
+      /^CAUSES: 1 distinct cause behind \d+ failed checks\n1\. response\.schema ClientDetail \/ required, additionalProperties \(\d+ checks\)\n/,
     );
     expect(summary).toContain('ContactInfo is required but missing; Contact is not a documented property');
     expect(summary).toMatch(
@@ -215,6 +226,7 @@ describe('client-records-mock contract: exit 1, the deployment broke the contrac
       '5',
       '--origin',
       'https://a.example',
+      '--verbose',
     ]);
 
     expect(stderr).toBe('');
@@ -243,7 +255,49 @@ describe('client-records-mock contract: exit 1, the deployment broke the contrac
     console.log(`exit 1 ← ${lastLine(stdout)}`);
     expect(stderr).toBe('');
     expect(status).toBe(1);
-    expect(stdout).toContain('ping 200 response.schema /');
+    expect(stdout).toMatch(/response\.schema \S+ \/ /);
+    expect(stdout).toContain('seen on:  ping 200');
+  }, 120_000);
+
+  test('three security headers missing from every answer → exit 1 with three causes, each naming its header sentence, in a log a CI keeps', async () => {
+    const three = ['Content-Security-Policy', 'X-Frame-Options', 'X-Content-Type-Options'];
+    proxy = await startMutantProxy(server.baseUrl, {
+      name: 'three security headers missing',
+      response(_request, response) {
+        for (const name of three) delete response.headers[name.toLowerCase()];
+      },
+    });
+    const junit = path.join(dir, 'three-headers.xml');
+
+    const { status, stdout } = await runCli(['--base-url', proxy.baseUrl, '--api-key', API_KEY, '--runs', '50', '--junit', junit]);
+
+    const summary = stdout.slice(stdout.indexOf('\nCAUSES: ') + 1);
+    console.log(`exit ${status} ← three headers missing; the whole output (${stdout.trim().split('\n').length} lines):\n${stdout}`);
+    expect(status).toBe(1);
+    expect(summary).toMatch(/^CAUSES: 3 distinct causes behind \d+ failed checks\n/);
+    for (const name of three) {
+      const cause = new RegExp(`^\\d\\. response\\.header ${name} \\(\\d+ checks\\)\\n(?: {3}.*\\n)*? {3}spec: +header\\.${name}:`, 'm');
+      expect(summary).toMatch(cause);
+    }
+    expect(lastLine(stdout)).toMatch(/; 3 distinct causes of failure$/);
+    expect(stdout.trim().split('\n').length).toBeLessThan(80);
+    // JUnit keeps one case per check, and one for the property run.
+    const checks = Number(/checks: (\d+)\/\1 run/.exec(stdout)![1]);
+    expect(fs.readFileSync(junit, 'utf8').match(/<testcase /g)).toHaveLength(checks + 1);
+  }, 180_000);
+
+  test('--summary → only the causes and the verdict', async () => {
+    proxy = await startMutantProxy(
+      server.baseUrl,
+      MUTANTS.find((m) => m.name === 'Ping answers "Ping"'),
+    );
+
+    const { status, stdout } = await runCli(['--base-url', proxy.baseUrl, '--api-key', API_KEY, '--runs', '5', '--summary']);
+
+    expect(status).toBe(1);
+    expect(stdout).toMatch(/^CAUSES: \d+ distinct causes? behind \d+ failed checks?\n1\. /);
+    expect(stdout).not.toMatch(/^(contract suite against| {2}checks:|SKIPPED|coverage:)/m);
+    expect(lastLine(stdout)).toMatch(/^FAIL: /);
   }, 120_000);
 });
 
@@ -262,7 +316,10 @@ describe('client-records-mock contract --spec FILE: the run judges against that 
   test('our mock serving the same document passes; its new sentence is listed as unknown to the sentence table', async () => {
     const spec = editedSpec();
 
-    const { status, stdout } = await runCli(['--spec', spec, '--runs', '20', '--origin', 'https://a.example'], [BIN, 'contract']);
+    const { status, stdout } = await runCli(
+      ['--spec', spec, '--runs', '20', '--origin', 'https://a.example', '--verbose'],
+      [BIN, 'contract'],
+    );
 
     expect(status).toBe(0);
     expect(stdout).toContain(`judged against ${spec}`);
@@ -287,7 +344,8 @@ describe('client-records-mock contract --spec FILE: the run judges against that 
 
     console.log(`--spec with pageSize <= 50 against a server allowing 100: ${lastLine(stdout)}`);
     expect(status).toBe(1);
-    expect(stdout).toMatch(/^\d+\. getClientsSimple 200 response\.status/m);
+    expect(stdout).toMatch(/^\d+\. response\.status 400 → 200 /m);
+    expect(stdout).toMatch(/seen on: .*getClientsSimple 200/);
     expect(stdout).toMatch(/expected: 400 for request\.value: pageSize=/);
   }, 120_000);
 });

@@ -1,7 +1,7 @@
-// The contract suite: every named check of contract-suite/checks.ts, one describe per
+// The contract suite: every named check of contract-suite/registry.ts, one describe per
 // operation. Runs against our server in-process, or unchanged against any
 // deployment: CONTRACT_BASE_URL=… CONTRACT_API_KEY=… (or npm run contract -- --base-url … --api-key …).
-import { CheckContext, contractChecks, type OperationName } from '../../contract-suite/checks';
+import { CheckContext, contractChecks, type OperationName } from '../../contract-suite/registry';
 import { openTarget, type OpenTarget } from './local-target';
 
 let opened: OpenTarget;

@@ -7,7 +7,7 @@
 // response cache once answered them) and allowed only GET to a preflight.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runSuite, type SuiteRun } from '../../contract-suite/cli';
+import { runSuite, type SuiteRun } from '../../contract-suite/cli/main';
 import { startServer, type RunningMock } from '../../server/index';
 
 const API_KEY = 'dev-key';

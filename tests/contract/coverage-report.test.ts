@@ -14,7 +14,7 @@ import {
   mergeCoverage,
   type CoverageReport,
 } from '../../contract/coverage-report';
-import { specContract } from '../../contract-suite/spec-contract';
+import { specContract } from '../../contract/spec-contract';
 import { API_KEY, startTestServer, type TestServer } from '../support/servers';
 
 const document = loadSpec();

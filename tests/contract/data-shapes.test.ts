@@ -6,7 +6,7 @@
 // precondition the data does not meet is skipped with its reason, never
 // failed, and no check may throw. The skipped checks of each shape are printed
 // (the integrator quotes them) and pinned where the shape decides them.
-import { runSuite, summaryOf, type SuiteRun } from '../../contract-suite/cli';
+import { runSuite, summaryOf, type SuiteRun } from '../../contract-suite/cli/main';
 import { startSecondImplementation, type SecondImplementation, type SecondImplementationOptions } from './second-implementation';
 
 const RUNS = 100;

@@ -5,15 +5,15 @@
 // they rely on is tested on bytes. (That the derived checks
 // pass a correct backend and fail faulty ones: second-implementation.test.ts
 // and mutation.test.ts.)
-import { CheckContext, contractChecks, runCheck, type ContractCheck } from '../../contract-suite/checks';
+import { CheckContext, contractChecks, runCheck, type ContractCheck } from '../../contract-suite/registry';
 import { DERIVED_KINDS } from '../../contract-suite/derived';
 import { FRAMING_FAULTS, STRICT_FRAMING_FAULTS } from '../../contract-suite/derived/framing';
 import { preflightRule, notFoundAnswer, schemaAccepts } from '../../contract-suite/derived/document';
 import { parameterCases } from '../../contract-suite/derived/parameters';
 import { nearMissPaths } from '../../contract-suite/derived/paths';
 import { elsewhere } from '../../contract-suite/derived/security';
-import { parseRawAnswer } from '../../contract-suite/raw-http';
-import { SpecContract } from '../../contract-suite/spec-contract';
+import { parseRawAnswer } from '../../contract-suite/kit/raw-http';
+import { SpecContract } from '../../contract/spec-contract';
 import { loadSpec, type OpenApiDocument } from '../../contract/spec';
 import { IMPL_API_KEY, startImpl } from '../reach/impl';
 import { API_KEY, startTestServer } from '../support/servers';

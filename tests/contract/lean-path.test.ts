@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
-import { runSuite } from '../../contract-suite/cli';
+import { runSuite } from '../../contract-suite/cli/main';
 import { SPEC_PATH, type OpenApiDocument } from '../../contract/spec';
 import { API_KEY, get, startLeanTestServer, startTestServer, type TestServer } from '../support/servers';
 

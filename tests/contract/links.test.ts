@@ -1,7 +1,7 @@
 // The suite's RFC 8288 reader on the list syntax (found by mutation testing, docs/mutation.md: a server that
 // joined its link-values without commas passed): every form a correct server may send reads without a problem,
 // and link-values with no comma between them are reported.
-import { parseLinkHeader } from '../../contract-suite/links';
+import { parseLinkHeader } from '../../contract/link-header';
 
 function problemsOf(header: string): string[] {
   const problems: string[] = [];

@@ -1,7 +1,7 @@
 // The target a jest run checks: the deployment named by CONTRACT_BASE_URL and
 // CONTRACT_API_KEY, or else our own server, in-process on 127.0.0.1 and port 0.
 import { API_KEY, startTestServer } from '../support/servers';
-import { targetFromEnv, type Target } from '../../contract-suite/target';
+import { targetFromEnv, type Target } from '../../contract-suite/kit/target';
 
 export interface OpenTarget {
   target: Target;

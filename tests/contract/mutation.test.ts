@@ -1,8 +1,8 @@
 // The mutation check: our real server behind a proxy that injects one fault at
-// a time. The contract checks (contract-suite/checks.ts, the very functions the contract
+// a time. The contract checks (contract-suite/registry.ts, the very functions the contract
 // suite runs) must fail against every mutant, and pass against the unchanged
 // proxy. Prints each mutant, the checks that caught it, and the kill ratio.
-import { runChecks } from '../../contract-suite/checks';
+import { runChecks } from '../../contract-suite/registry';
 import { MUTANTS, startMutantProxy, type Mutant } from '../../tools/mutants';
 import { API_KEY, startTestServer, type TestServer } from '../support/servers';
 

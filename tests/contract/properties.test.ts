@@ -1,8 +1,8 @@
-// Property-based requests (contract-suite/properties.ts): at least 1,000 per
+// Property-based requests (contract-suite/property/properties.ts): at least 1,000 per
 // run, generated from the parameter schemas of openapi.yaml. Reproduce a run
 // with CONTRACT_FC_SEED=<seed>; CONTRACT_FC_RUNS changes the number of requests.
-import { CheckContext } from '../../contract-suite/checks';
-import { DEFAULT_RUNS, DEFAULT_SEED, describeOutcome, propertyTimeLimitMs, runProperties } from '../../contract-suite/properties';
+import { CheckContext } from '../../contract-suite/registry';
+import { DEFAULT_RUNS, DEFAULT_SEED, describeOutcome, propertyTimeLimitMs, runProperties } from '../../contract-suite/property/properties';
 import { openTarget, type OpenTarget } from './local-target';
 
 const SEED = Number(process.env.CONTRACT_FC_SEED ?? DEFAULT_SEED);

@@ -1,7 +1,7 @@
 // The whole contract suite (every check and a property run) against the second
 // implementation (second-implementation.ts): a correct backend that makes other
 // legitimate choices than ours must pass, or the suite raises false alarms.
-import { runSuite } from '../../contract-suite/cli';
+import { runSuite } from '../../contract-suite/cli/main';
 import { startSecondImplementation, type SecondImplementation } from './second-implementation';
 
 // Fewer generated requests than the default: this file proves freedom from false alarms, not depth (properties.test.ts does).

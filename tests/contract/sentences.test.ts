@@ -1,21 +1,21 @@
 // A rule for every sentence (issue 23, item 2): the sentence table is built
-// from openapi.yaml (contract-suite/sentences.ts splits every description and
+// from openapi.yaml (contract/judge/sentences.ts splits every description and
 // summary mechanically) and compared with its data (sentence-map.ts) both
 // ways. A sentence of the document with no entry fails, so a sentence added
 // to the spec cannot go unchecked silently; an entry for a sentence the
 // document no longer has fails; a rule id that neither the judge nor any
 // check declares fails. Prints the figures and the unenforceable sentences.
 import { loadSpec, type OpenApiDocument } from '../../contract/spec';
-import { contractChecks } from '../../contract-suite/checks';
-import { JUDGE_RULES } from '../../contract-suite/judge';
-import { SENTENCE_MAP } from '../../contract-suite/sentence-map';
-import { sentenceCoverage, specSentences, splitSentences } from '../../contract-suite/sentences';
+import { contractChecks } from '../../contract-suite/registry';
+import { JUDGE_RULES } from '../../contract/judge';
+import { SENTENCE_MAP } from '../../contract/judge/sentence-map';
+import { sentenceCoverage, specSentences, splitSentences } from '../../contract/judge/sentences';
 
 const document = loadSpec();
 const sentences = specSentences(document);
 const declared = new Set<string>([...Object.keys(JUDGE_RULES), ...contractChecks().flatMap((check) => check.rules ?? [])]);
 
-describe('the sentence table (contract-suite/sentences.ts, sentence-map.ts)', () => {
+describe('the sentence table (contract/judge/sentences.ts, sentence-map.ts)', () => {
   test('every sentence of openapi.yaml has rules that enforce it or a reason none can', () => {
     const missing = sentences.filter((sentence) => {
       const entry = SENTENCE_MAP[sentence.id];

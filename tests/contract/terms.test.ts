@@ -2,7 +2,7 @@
 // that name as the filter rule reads it (trimmed, white-space runs collapsed,
 // folded): never across a run of white space, a tab or an NBSP, and never
 // upper-cased when that changes the length.
-import { matchesFilter, termStretch, upperCaseSameLength } from '../../contract-suite/semantics';
+import { matchesFilter, termStretch, upperCaseSameLength } from '../../contract-suite/kit/semantics';
 
 const client = (FullName: string) => ({ FullName, PersonalId: '19800101-1234', Email: 'x@example.org', Phone: '+46 70 000 00 00' });
 

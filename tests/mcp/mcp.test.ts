@@ -7,6 +7,9 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startServer, type RunningMock } from '../../server/index';
+import { CONTRACT_SUMMARY_MAX_CHARS, contractSummary } from '../../mcp/server';
+import { freePort } from '../../tools/processes';
+import { startMutantProxy } from '../../tools/mutants';
 
 const CLI = path.resolve(__dirname, '../../dist/cli/main.js');
 const API_KEY = 'dev-key';
@@ -157,8 +160,88 @@ describe('client-records-mock mcp --mock-url (a mock running elsewhere)', () => 
     });
 
     expect(run.value).toMatchObject({ exitCode: 0, meaning: 'every enforced check passed' });
-    expect(run.value.summary).toMatch(/PASS|passed/);
+    expect(run.value.summary).toMatch(/^PASS: /);
   }, 300_000);
+
+  test('run_contract_suite against a front that drops three security headers → the verdict first, then the three causes, each with its sentence and curl', async () => {
+    const front = await startMutantProxy(mock.url, {
+      name: 'three security headers missing',
+      response(_request, response) {
+        for (const name of ['content-security-policy', 'x-frame-options', 'x-content-type-options']) delete response.headers[name];
+      },
+    });
+    try {
+      const run = await call<{ exitCode: number; verdict: string; summary: string }>(client, 'run_contract_suite', {
+        baseUrl: front.baseUrl,
+        apiKey: API_KEY,
+      });
+
+      console.log(`run_contract_suite's answer for three missing headers:\n${run.value.summary}`);
+      expect(run.value.exitCode).toBe(1);
+      expect(run.value.verdict).toMatch(/^FAIL: .*; 3 distinct causes of failure$/);
+      const lines = run.value.summary.split('\n');
+      expect(lines[0]).toBe(run.value.verdict);
+      for (const name of ['Content-Security-Policy', 'X-Frame-Options', 'X-Content-Type-Options']) {
+        expect(run.value.summary).toMatch(new RegExp(`^\\d\\. response\\.header ${name} \\(`, 'm'));
+        expect(run.value.summary).toMatch(new RegExp(`spec: +header\\.${name}:`));
+      }
+      expect(run.value.summary).toContain('reproduce: curl');
+      expect(run.value.summary.length).toBeLessThanOrEqual(CONTRACT_SUMMARY_MAX_CHARS);
+    } finally {
+      await front.stop();
+    }
+  }, 300_000);
+});
+
+describe('client-records-mock mcp --mock-url where no mock answers', () => {
+  test('a tool that needs the mock → isError, naming the URL and what to run', async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const { client } = await connect(['--mock-url', url]);
+    try {
+      const answer = await call<string>(client, 'list_scenarios');
+
+      expect(answer.isError).toBe(true);
+      expect(answer.value).toContain(`no mock answers at ${url}`);
+      expect(answer.value).toContain('npx client-records-mock --port 4000');
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
+
+describe('contractSummary: what run_contract_suite returns of a run', () => {
+  const cause = (n: number) => [
+    `${n}. response.header X-${n} (3 checks)`,
+    '   expected: a header',
+    '   got:      absent',
+    `   checks:   check ${n}`,
+  ];
+
+  test('the verdict first, then every cause, when they fit', () => {
+    const output = ['CAUSES: 2 distinct causes behind 6 failed checks', ...cause(1), ...cause(2), '', 'FAIL: 1/7 checks passed'].join('\n');
+
+    const { verdict, summary } = contractSummary(output);
+
+    expect(verdict).toBe('FAIL: 1/7 checks passed');
+    expect(summary.split('\n')[0]).toBe(verdict);
+    expect(summary).toContain('1. response.header X-1');
+    expect(summary).toContain('2. response.header X-2');
+  });
+
+  test('causes beyond the size are left out whole, and counted', () => {
+    const output = ['CAUSES: 500 distinct causes', ...Array.from({ length: 500 }, (_, i) => cause(i + 1)).flat(), 'FAIL: x'].join('\n');
+
+    const { summary } = contractSummary(output, 4_000);
+
+    expect(summary.length).toBeLessThanOrEqual(4_000);
+    expect(summary).toMatch(/… \d+ more causes left out to stay within 4000 characters/);
+    expect(
+      summary
+        .split('\n')
+        .filter((line) => /^\d+\. /.test(line))
+        .every((line, i) => line.startsWith(`${i + 1}. `)),
+    ).toBe(true);
+  });
 });
 
 test('mcp --mock-url with a mock setting → one line and exit 2', async () => {

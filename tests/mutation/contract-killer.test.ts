@@ -11,12 +11,12 @@
 // unreachable: a mutant survives only if the contract suite cannot tell it from the real server. Not part of
 // `npm test` (jest.config.js ignores tests/mutation/);
 // `npm run mutation` runs it through jest.mutation.config.js.
-import { runSuite, type SuiteRun } from '../../contract-suite/cli';
+import { runSuite, type SuiteRun } from '../../contract-suite/cli/main';
 import { crossCuttingChecks } from '../../contract-suite/checks/cross-cutting';
 import { detailChecks } from '../../contract-suite/checks/detail';
 import { diagnosticsChecks } from '../../contract-suite/checks/diagnostics';
 import { listChecks } from '../../contract-suite/checks/lists';
-import type { Target } from '../../contract-suite/target';
+import type { Target } from '../../contract-suite/kit/target';
 import type { ClientDetail } from '../../contract/wire-types';
 import { startProxy, type RunningProxy } from '../../proxy/proxy';
 import { generateClients } from '../../seeds/client';
@@ -204,14 +204,14 @@ function brokenChecks(run: SuiteRun): string[] {
   // (MODE_GROUPS), or go through the judging proxy, which answers framing faults itself.
   const run = await runSuite(
     { baseUrl: server.baseUrl, apiKey: API_KEY },
-    { runs: RUNS, seed: SEED, origin: 'https://example.org', strictHttp: true, log: stopAtFirstFailure },
+    { runs: RUNS, seed: SEED, origin: 'https://example.org', strictHttp: true, log: stopAtFirstFailure, verbose: true },
   );
   expect(brokenChecks(run)).toEqual([]);
 });
 
 /** A mode's run of the suite: the first failure ends it. */
 function modeRun(target: Target): Promise<SuiteRun> {
-  return runSuite(target, { runs: 0, seed: SEED, origin: MODE_ORIGIN, log: stopAtFirstFailure, groups: MODE_GROUPS });
+  return runSuite(target, { runs: 0, seed: SEED, origin: MODE_ORIGIN, log: stopAtFirstFailure, verbose: true, groups: MODE_GROUPS });
 }
 
 describe('the server in its test modes', () => {
@@ -234,14 +234,14 @@ describe('the server in its test modes', () => {
   ])("the contract suite's --control checks pass: every scenario does what control.openapi.yaml says%s", async (_server, server) => {
     const run = await runSuite(
       { baseUrl: server().url, apiKey: API_KEY },
-      { runs: 0, seed: SEED, origin: MODE_ORIGIN, log: stopAtFirstFailure, groups: [], control: true },
+      { runs: 0, seed: SEED, origin: MODE_ORIGIN, log: stopAtFirstFailure, verbose: true, groups: [], control: true },
     );
     expect(brokenChecks(run)).toEqual([]);
     expect(run.results.filter((r) => r.operation === 'control')).toHaveLength(8);
   });
 
   // A failing scenario makes its answers errors on purpose, so the suite's own checks fail; what it may not do is
-  // answer outside the contract. The contract suite's per-answer rules (the proxy's driver, contract-suite/judge.ts)
+  // answer outside the contract. The contract suite's per-answer rules (the proxy's driver, contract/judge/)
   // judge every exchange: the one departure allowed is the one the error table documents, a simulated failure's
   // `500 INTERNAL_ERROR` where a success was due (and, for `unauthorised`, the 401 any request may get).
   test.each<[string, ScenarioRequest | undefined]>([

@@ -3,10 +3,10 @@
 // implementation, a correct upstream that makes other legitimate choices than
 // ours. The proxy must report no upstream violation (no false alarm), and the
 // suite must see exactly what it sees in a direct run, check by check.
-import { runSuite, type RunResult } from '../../contract-suite/cli';
+import { runSuite, type RunResult } from '../../contract-suite/cli/main';
 import { bundledSpec } from '../../contract/spec';
 import { FRAMING_FAULTS } from '../../contract-suite/derived/framing';
-import { specContract } from '../../contract-suite/spec-contract';
+import { specContract } from '../../contract/spec-contract';
 import { startProxy, type RunningProxy } from '../../proxy/proxy';
 import { startSecondImplementation, type SecondImplementation } from '../contract/second-implementation';
 

@@ -3,8 +3,8 @@
 // own checker), the X-Proxy-* headers and their format, the memory bounds
 // (journal entries, judged body size), --reject-invalid-requests, and
 // --journal off / --journal-key. Our real server is the upstream.
-import { SpecContract } from '../../contract-suite/spec-contract';
-import type { Exchange } from '../../contract-suite/http';
+import { SpecContract } from '../../contract/spec-contract';
+import type { Exchange } from '../../contract/exchange';
 import { proxySpec } from '../../proxy/journal-http';
 import { startProxy, type RunningProxy, type StartProxyOptions } from '../../proxy/proxy';
 import { COVERAGE_REPORT_SCHEMA } from '../../contract/coverage-report';

@@ -5,7 +5,7 @@
 // violation naming the rule that fault breaks; through the unchanged harness,
 // none. Faults a passive observer cannot see from this traffic are listed
 // with the reason, so a new mutant cannot go unaccounted for.
-import { runChecks } from '../../contract-suite/checks';
+import { runChecks } from '../../contract-suite/registry';
 import { startProxy } from '../../proxy/proxy';
 import { MUTANTS, startMutantProxy, type Mutant } from '../../tools/mutants';
 import { API_KEY, startTestServer, type TestServer } from '../support/servers';
@@ -70,7 +70,7 @@ const EXPECTED: Record<string, string> = {
 /**
  * Faults the proxy does not report, and why: a passive observer cannot tell
  * them from a correct upstream on this traffic, or the judge
- * (contract-suite/judge.ts) has no rule for them yet; the proxy adds no rule
+ * (contract/judge/) has no rule for them yet; the proxy adds no rule
  * of its own (PLAN.md: one set of rules, two drivers).
  */
 const UNOBSERVABLE: Record<string, string> = {

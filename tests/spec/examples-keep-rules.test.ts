@@ -9,9 +9,9 @@
 import { compareClients } from '../../contract/list-order';
 import { personalIdProblems, recordProblems, UniqueRecords } from '../../contract/record-rules';
 import { loadSpec, type OpenApiDocument } from '../../contract/spec';
-import { judgeRequest, linkViolations } from '../../contract-suite/judge';
-import { linkRelations } from '../../contract-suite/links';
-import { SpecContract } from '../../contract-suite/spec-contract';
+import { judgeRequest, linkViolations } from '../../contract/judge';
+import { linkRelations } from '../../contract/link-header';
+import { SpecContract } from '../../contract/spec-contract';
 
 type Json = Record<string, unknown>;
 

@@ -4,8 +4,8 @@
 // and the contract suite (the judge's filter rule) must agree on every term:
 // the server's answer is compared with the rule applied to the whole data set.
 import { filterTerm, matchesFilter, trimWhiteSpace } from '../../contract/text-folding';
-import { judgeRequest, judgeResponse } from '../../contract-suite/judge';
-import { specContract } from '../../contract-suite/spec-contract';
+import { judgeRequest, judgeResponse } from '../../contract/judge';
+import { specContract } from '../../contract/spec-contract';
 import type { ClientExtended } from '../../contract/wire-types';
 import { generateClients } from '../../seeds/client';
 import { API_KEY, startTestServer, type TestServer } from '../support/servers';

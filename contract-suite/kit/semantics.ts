@@ -2,15 +2,15 @@
 // the list order and the filter rule (from contract/, where the server takes
 // them too), Link parsing (links.ts), search terms cut from a client's own
 // fields, the query string, and listViolations, which asks the judge
-// (judge.ts) for a list answer's paging, Link, order, filter and record
+// (contract/judge/) for a list answer's paging, Link, order, filter and record
 // violations. Nothing here reads openapi.yaml: the contract in use is passed in.
-import { compareClients } from '../contract/list-order';
-import { foldText, matchesFilter, trimWhiteSpace } from '../contract/text-folding';
-import type { ClientExtended } from '../contract/wire-types';
-import type { Exchange } from './http';
-import { judgeRequest, judgeResponse } from './judge';
-import { linkRelations, parseLinkHeader, targetQuery, type LinkValue } from './links';
-import { specContract, type SpecContract } from './spec-contract';
+import { compareClients } from '../../contract/list-order';
+import { foldText, matchesFilter, trimWhiteSpace } from '../../contract/text-folding';
+import type { ClientExtended } from '../../contract/wire-types';
+import type { Exchange } from '../../contract/exchange';
+import { judgeRequest, judgeResponse } from '../../contract/judge';
+import { linkRelations, parseLinkHeader, targetQuery, type LinkValue } from '../../contract/link-header';
+import { specContract, type SpecContract } from '../../contract/spec-contract';
 
 export { compareClients, linkRelations, matchesFilter, parseLinkHeader, targetQuery, type LinkValue };
 

@@ -8,8 +8,8 @@
 // can; tests/contract/sentences.test.ts fails when a sentence of the document
 // has neither, so a sentence added to the spec cannot go unchecked silently.
 import { createHash } from 'node:crypto';
-import type { SentenceCoverage } from '../contract/coverage-report';
-import type { OpenApiDocument } from '../contract/spec';
+import type { SentenceCoverage } from '../coverage-report';
+import type { OpenApiDocument } from '../spec';
 import { SENTENCE_MAP, type SentenceEntry } from './sentence-map';
 
 export type { SentenceEntry };

@@ -17,7 +17,7 @@ import {
   type ContractCheck,
   type Define,
   type DefineOptions,
-} from './context';
+} from './kit/context';
 import { coverageChecks } from './checks/coverage';
 import { controlChecks } from './checks/control';
 import { crossCuttingChecks } from './checks/cross-cutting';
@@ -27,10 +27,10 @@ import { diagnosticsChecks } from './checks/diagnostics';
 import { filterChecks } from './checks/filters';
 import { listChecks } from './checks/lists';
 import { walkChecks } from './checks/walk';
-import { TransportError } from './http';
-import type { Violation } from './judge';
-import { specContract, type SpecContract } from './spec-contract';
-import type { Target } from './target';
+import { TransportError } from './kit/http';
+import type { Violation } from '../contract/judge';
+import { specContract, type SpecContract } from '../contract/spec-contract';
+import type { Target } from './kit/target';
 
 export {
   CheckContext,
@@ -40,7 +40,7 @@ export {
   type DefineOptions,
   type OperationName,
   type Sample,
-} from './context';
+} from './kit/context';
 
 /** A group of checks: defines them, given the contract in use (the bundled openapi.yaml or --spec FILE) and the run's options. */
 export type CheckGroup = (check: Define, contract: SpecContract, options: DefineOptions) => void;

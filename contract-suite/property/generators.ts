@@ -6,12 +6,12 @@
 // valid (and the judge, reading the same schemas, must agree: a disagreement
 // is a bug of the suite); verify() holds the answer to the judge's rules.
 import fc from 'fast-check';
-import { judgedInput, type Sample } from './context';
-import type { ApiRequest, Exchange, KeyRole } from './http';
-import { judgeRequest, judgeResponse } from './judge';
-import type { ListQuery } from './semantics';
-import type { SpecContract, SpecOperation, SpecParameter } from './spec-contract';
-import type { Target } from './target';
+import { judgedInput, type Sample } from '../kit/context';
+import type { ApiRequest, Exchange, KeyRole } from '../../contract/exchange';
+import { judgeRequest, judgeResponse } from '../../contract/judge';
+import type { ListQuery } from '../kit/semantics';
+import type { SpecContract, SpecOperation, SpecParameter } from '../../contract/spec-contract';
+import type { Target } from '../kit/target';
 
 type Json = Record<string, unknown>;
 
@@ -277,7 +277,7 @@ export function requestArbitrary(contract: SpecContract, sample: Sample): fc.Arb
 
 /**
  * The invariants for one generated request and its answer, as the judge holds
- * them (judge.ts, the same rules as every named check and the proxy): the
+ * them (contract/judge/, the same rules as every named check and the proxy): the
  * status openapi.yaml gives for this very request (400 for invalid input, 401
  * without a key, either where the order is open, 2xx for valid input, 404 for
  * a Detail of an id no client has), the schema, the declared headers, the

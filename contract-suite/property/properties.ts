@@ -4,10 +4,10 @@
 // and the jest wrapper call it alike. A failure is shrunk and reported as a
 // curl line; `seed` replays a run.
 import fc from 'fast-check';
-import { ContractViolation, type CheckContext, type Sample } from './context';
+import { ContractViolation, type CheckContext, type Sample } from '../kit/context';
 import { requestArbitrary, type GeneratedRequest } from './generators';
-import { toCurl, TransportError } from './http';
-import { judgeResponse, type Violation } from './judge';
+import { toCurl, TransportError } from '../kit/http';
+import { judgeResponse, type Violation } from '../../contract/judge';
 
 export const DEFAULT_SEED = 20260101;
 export const DEFAULT_RUNS = 1200;

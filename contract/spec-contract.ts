@@ -5,8 +5,8 @@
 // headers and the body match the response the spec documents for that status?
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { loadSpec, describeSchemaError, followRefs, pointerSegment, type OpenApiDocument } from '../contract/spec';
-import { operationPathname, type Exchange } from './http';
+import { loadSpec, describeSchemaError, followRefs, pointerSegment, type OpenApiDocument } from './spec';
+import { operationPathname, type Exchange } from './exchange';
 
 type Json = Record<string, unknown>;
 

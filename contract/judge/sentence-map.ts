@@ -1,6 +1,6 @@
 // The sentence table's data: every sentence of openapi.yaml (as sentences.ts
 // splits it, by its stable id) mapped to the rules that enforce it — the
-// judge's (judge.ts JUDGE_RULES, applied to every exchange) or a check's own
+// judge's (rules.ts JUDGE_RULES, CHECK_RULES, applied to every exchange) or a check's own
 // (`check.…`, declared where the check is defined) — or to the reason no
 // check from outside can. tests/contract/sentences.test.ts compares it with
 // the document both ways: a sentence with no entry, an entry for a sentence
@@ -9,7 +9,7 @@
 
 /** A sentence's entry in the table: the rules that enforce it, or why none can. */
 export interface SentenceEntry {
-  /** Rule ids: the judge's (judge.ts JUDGE_RULES) or a check's own (`check.…`, declared by the check). */
+  /** Rule ids: the judge's (rules.ts JUDGE_RULES, CHECK_RULES) or a check's own (`check.…`, declared by the check). */
   rules?: readonly string[];
   /** Where the rules enforce only part of the sentence, which part. */
   note?: string;

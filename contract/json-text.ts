@@ -5,7 +5,7 @@
 // comments), and no object repeats a member name (§4: names SHOULD be unique;
 // JSON.parse keeps the last one silently, so a client would see another value
 // than a streaming parser). A charset parameter, if present, must say utf-8.
-import { pointerSegment } from '../contract/spec';
+import { pointerSegment } from './spec';
 
 export interface JsonTextResult {
   /** The parsed value when the text is well-formed JSON (even if a rule above is broken). */

@@ -1,26 +1,25 @@
 // What every contract check works with: the target, the contract in use (the
 // bundled openapi.yaml or --spec FILE), the statuses seen so far, what the
 // deployment's own lists hold (discovered, never assumed), the judge that
-// holds every exchange to the document (judge.ts, the same rules the proxy
+// holds every exchange to the document (contract/judge/, the same rules the proxy
 // applies), and the helpers that turn a broken rule into a ContractViolation
 // naming the exchange and a curl line that reproduces it, or a check whose
 // precondition the data does not meet into a CheckSkipped with its reason.
-import type { OperationId } from '../contract/operations';
-import type { ClientExtended, ErrorCode, ErrorDto } from '../contract/wire-types';
+import type { OperationId } from '../../contract/operations';
+import type { ClientExtended, ErrorCode, ErrorDto } from '../../contract/wire-types';
+import { describeExchange, requestHeaders, requestPath, send, toCurl } from './http';
+import { operationPathname, type ApiRequest, type Exchange, type KeyRole } from '../../contract/exchange';
 import {
-  describeExchange,
-  operationPathname,
-  requestHeaders,
-  requestPath,
-  send,
-  toCurl,
-  type ApiRequest,
-  type Exchange,
-  type KeyRole,
-} from './http';
-import { ExchangeMemory, judgeRequest, judgeResponse, type JudgedRequestInput, type RequestJudgement, type Violation } from './judge';
+  ExchangeMemory,
+  judgeRequest,
+  judgeResponse,
+  type JudgedRequestInput,
+  type RequestJudgement,
+  type Violation,
+  type RuleId,
+} from '../../contract/judge';
 import { listViolations, queryString, totalCount, type ListQuery, type PageBody } from './semantics';
-import { specContract, type SpecContract } from './spec-contract';
+import { specContract, type SpecContract } from '../../contract/spec-contract';
 import type { Target } from './target';
 
 /** What a check is about: an operation of openapi.yaml, a rule that spans them, or the mock's control API (--control). */
@@ -72,7 +71,9 @@ export class ContractViolation extends Error {
   /** The exchange that showed it, when there is one. */
   exchange?: Exchange;
   /** A check's own rule id (e.g. `check.order`), when the check named one. */
-  rule?: string;
+  rule?: RuleId;
+  /** Where the rule broke (a header, a field), so the failure groups with the judge's causes of the same place. */
+  place?: string;
   /** The request as a curl line. */
   curl?: string;
 
@@ -182,7 +183,7 @@ export class CheckContext {
 
   /**
    * Sends the request and fails unless the answer is what openapi.yaml allows
-   * for it (judge.ts: the status for this request, the schema, the declared
+   * for it (contract/judge/: the status for this request, the schema, the declared
    * headers, the error table, RFC 8259, the list, record and Detail rules).
    * What the request itself breaks is not a failure: checks send bad requests on purpose.
    */
@@ -208,12 +209,13 @@ export class CheckContext {
     throw error;
   }
 
-  private violation(exchange: Exchange, message: string, rule?: string): ContractViolation {
+  private violation(exchange: Exchange, message: string, rule?: RuleId, place?: string): ContractViolation {
     const curl = toCurl(this.target, exchange.request);
     const error = new ContractViolation(`${message}\n  ${describeExchange(exchange)}\n  reproduce: ${curl}`);
     error.exchange = exchange;
     error.curl = curl;
     error.rule = rule;
+    error.place = place;
     return error;
   }
 
@@ -221,13 +223,16 @@ export class CheckContext {
     return this.call({ method: 'GET', path, key, headers });
   }
 
-  /** Fails the check: `rule` names the check's own rule (e.g. `check.order`), so failures of one fault group under one cause. */
-  fail(exchange: Exchange, message: string, rule?: string): never {
-    throw this.violation(exchange, message, rule);
+  /**
+   * Fails the check: `rule` names the rule it broke (a check's own, e.g. `check.order`, or the judge's) and `place`
+   * where (a header name, a field), so failures of one fault group under one cause, the judge's included.
+   */
+  fail(exchange: Exchange, message: string, rule?: RuleId, place?: string): never {
+    throw this.violation(exchange, message, rule, place);
   }
 
-  expect(condition: boolean, exchange: Exchange, message: string, rule?: string): void {
-    if (!condition) this.fail(exchange, message, rule);
+  expect(condition: boolean, exchange: Exchange, message: string, rule?: RuleId, place?: string): void {
+    if (!condition) this.fail(exchange, message, rule, place);
   }
 
   expectStatus(exchange: Exchange, status: number): void {
@@ -351,7 +356,7 @@ export interface ContractCheck {
   /** The operation (method and path) and the spec rule the check enforces. */
   name: string;
   /** Ids of the check's own rules (beyond the judge's, which every call applies): the sentence table maps sentences to them. */
-  rules?: readonly string[];
+  rules?: readonly RuleId[];
   run(context: CheckContext): Promise<void>;
 }
 
@@ -374,7 +379,7 @@ export type Define = (
   operation: OperationName,
   name: string,
   run: (context: CheckContext) => Promise<void>,
-  rules?: readonly string[],
+  rules?: readonly RuleId[],
 ) => void;
 
 /** A `Prefer: code=NNN` answer: that status with that Code, or, from a deployment that ignores mock controls, the plain answer. */

@@ -3,11 +3,11 @@
 // statuses and parameters the run exercised, fed by every exchange of the run
 // (checks and generated requests alike) through the target's onExchange hook,
 // and which sentences of the document in use it enforced (sentences.ts).
-import { CoverageTally, type CoverageReport } from '../contract/coverage-report';
-import { headerOf } from './judge';
-import { operationPathname, type Exchange } from './http';
-import { sentenceCoverage } from './sentences';
-import type { SpecContract } from './spec-contract';
+import { CoverageTally, type CoverageReport } from '../../contract/coverage-report';
+import { headerOf } from '../../contract/judge';
+import { operationPathname, type Exchange } from '../../contract/exchange';
+import { sentenceCoverage } from '../../contract/judge/sentences';
+import type { SpecContract } from '../../contract/spec-contract';
 
 export type { CoverageReport };
 
@@ -42,8 +42,8 @@ export class CoverageRecorder {
   }
 }
 
-/** The report as readable lines: totals, per operation what was not reached, then every sentence not enforced with its reason. */
-export function describeCoverage(report: CoverageReport): string {
+/** The report as readable lines: totals, per operation what was not reached, then (`sentences`) every sentence not enforced with its reason. */
+export function describeCoverage(report: CoverageReport, sentences = true): string {
   const t = report.totals;
   const lines = [
     `coverage: ${t.operationsReached}/${t.operations} operations, ${t.statusesReached}/${t.statuses} documented statuses, ${t.parametersExercised}/${t.parameters} parameters` +
@@ -58,7 +58,9 @@ export function describeCoverage(report: CoverageReport): string {
       `  ${operation.operationId}: statuses ${operation.statuses.reached.join(' ')} of ${operation.statuses.documented.join(' ')}; parameters ${operation.parameters.exercised.length}/${operation.parameters.documented.length}${missing.length > 0 ? `; not exercised: ${missing.join(', ')}` : ''}`,
     );
   }
-  if (report.sentences && report.sentences.unenforced.length > 0) {
+  if (report.sentences && report.sentences.unenforced.length > 0 && !sentences)
+    lines.push(`  ${report.sentences.unenforced.length} sentences not enforced, each with why: --verbose or --coverage-out FILE`);
+  else if (report.sentences && report.sentences.unenforced.length > 0) {
     lines.push(`  sentences not enforced (${report.sentences.unenforced.length}):`);
     for (const sentence of report.sentences.unenforced) lines.push(`    - ${sentence.id}: "${sentence.text}" — ${sentence.reason}`);
   }

@@ -1,0 +1,84 @@
+// The Link header of a list page against the paging arithmetic and RFC 8288 / RFC 3986.
+import { linkRelations, parseLinkHeader } from '../link-header';
+import type { SpecContract } from '../spec-contract';
+import { Judging, parameterDefault, pagingValue } from './judging';
+import { parseQuery } from './query';
+import { judgeRequest, type JudgedRequestInput } from './request';
+import type { Violation } from './rules';
+import { show } from './words';
+
+const PAGING = ['page', 'pageSize'];
+
+export function linkRules(j: Judging, header: string, total: number, page: number, pageSize: number): void {
+  j.apply('list.link');
+  const problems: string[] = [];
+  parseLinkHeader(header, problems);
+  if (problems.length > 0)
+    j.add('list.link', 'syntax', 'link-values separated by commas (RFC 8288 #link-value)', `${problems[0]}; Link: ${show(header, 200)}`);
+  const links = linkRelations(header);
+  const last = Math.max(1, Math.ceil(total / pageSize));
+  for (const rel of ['first', 'last'])
+    if (!links.has(rel)) j.add('list.link', `rel=${rel}`, `a rel="${rel}" link`, `Link: ${show(header, 200)}`);
+  if (links.has('next') !== page < last)
+    j.add('list.link', 'rel=next', `${page < last ? 'a' : 'no'} rel="next" on page ${page} of ${last}`, `Link: ${show(header, 200)}`);
+  if (links.has('prev') !== page > 1)
+    j.add('list.link', 'rel=prev', `${page > 1 ? 'a' : 'no'} rel="prev" on page ${page}`, `Link: ${show(header, 200)}`);
+  const wanted: Record<string, number> = { first: 1, last, prev: Math.min(page - 1, last), next: page + 1 };
+  const requestUrl = j.judged.request.url ?? `http://localhost${j.judged.request.path}`;
+  const requestPath = new URL(requestUrl).pathname;
+  for (const [rel, target] of links) {
+    const named = wanted[rel];
+    if (named === undefined) continue;
+    let url: URL;
+    try {
+      url = new URL(target, requestUrl);
+    } catch {
+      j.add('list.link', `rel=${rel}`, 'a URI reference', show(target));
+      continue;
+    }
+    const problems: string[] = [];
+    // openapi.yaml: "page links as relative references" (RFC 3986 §4.2: no scheme, no authority).
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(target) || target.startsWith('//')) problems.push('is not a relative reference');
+    if (url.pathname !== requestPath) problems.push(`leaves the path ${requestPath}`);
+    const pairs = parseQuery(url.search);
+    const got = new Map<string, string[]>();
+    for (const pair of pairs) got.set(pair.name, [...(got.get(pair.name) ?? []), pair.value]);
+    for (const [name, values] of got) if (values.length > 1) problems.push(`gives ${name} twice`);
+    const value = (name: string) => got.get(name)?.[0];
+    const defaults = { page: parameterDefault(j, 'page') ?? 1, pageSize: parameterDefault(j, 'pageSize') };
+    if (Number(value('page') ?? defaults.page) !== named) problems.push(`names page ${value('page') ?? '(none)'}, not ${named}`);
+    if (Number(value('pageSize') ?? defaults.pageSize) !== pageSize)
+      problems.push(`names pageSize ${value('pageSize') ?? '(none)'}, not ${pageSize}`);
+    const others = new Set([...j.judged.query.keys(), ...got.keys()].filter((name) => !PAGING.includes(name)));
+    for (const name of others) {
+      const sent = j.judged.query.get(name);
+      const linked = value(name);
+      const parameter = j.operation?.parameters.find((p) => p.name === name);
+      const same = parameter?.schema.format === 'uuid' ? sent?.toLowerCase() === linked?.toLowerCase() : sent === linked;
+      if (!same)
+        problems.push(
+          `has ${name}=${linked === undefined ? '(none)' : show(linked, 40)}, the request ${sent === undefined ? '(none)' : show(sent, 40)}`,
+        );
+    }
+    if (problems.length > 0)
+      j.add(
+        'list.link',
+        `rel=${rel}`,
+        `rel="${rel}" naming page ${named} of the same query`,
+        `<${target.length > 120 ? `${target.slice(0, 120)}…` : target}> ${problems.join('; ')}`,
+      );
+  }
+}
+
+/**
+ * The Link rules alone, for a Link header given to a request with a total
+ * (used on the document's own Link example): [] when it names the right pages.
+ */
+export function linkViolations(contract: SpecContract, request: JudgedRequestInput, header: string, total: number): Violation[] {
+  const judged = judgeRequest(contract, request);
+  const j = new Judging(contract, judged, { status: 200, headers: {}, bytes: new Uint8Array() }, undefined);
+  const page = pagingValue(j, 'page');
+  const size = pagingValue(j, 'pageSize');
+  if (page !== undefined && size !== undefined) linkRules(j, header, total, page, size);
+  return j.violations;
+}
