@@ -63,7 +63,7 @@ export interface components {
         /** @description The shape of every answer the proxy gives itself; the same shape as the API's `ErrorDto`, with the proxy's codes. */
         ErrorDto: {
             /** @enum {string} */
-            Code: "UPSTREAM_UNREACHABLE" | "UPSTREAM_RESET" | "UPSTREAM_TIMEOUT" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INTERNAL_ERROR";
+            Code: "UPSTREAM_UNREACHABLE" | "UPSTREAM_RESET" | "UPSTREAM_MALFORMED" | "UPSTREAM_TIMEOUT" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INTERNAL_ERROR";
             Message: string;
         };
         /**
@@ -73,9 +73,14 @@ export interface components {
         Side: "request" | "response";
         /** @description One rule of `openapi.yaml` broken by one exchange, as the contract suite's judge reports it. */
         Violation: {
-            /** @description A stable rule id, e.g. `response.schema`, `list.link`, `detail.agrees-with-list`, `request.unknown-parameter`. */
+            /**
+             * @description A stable rule id, e.g. `response.schema`, `list.link`,
+             *     `detail.agrees-with-list`, `request.unknown-parameter`; for a
+             *     transport fault (`kind: transport`) `transport.unreachable`,
+             *     `transport.timeout`, `transport.reset` or `transport.malformed`.
+             */
             rule: string;
-            /** @description Ids of the sentences of `openapi.yaml` the rule enforces (the contract suite's sentence table; the journal keeps the first 16). */
+            /** @description Ids of the sentences of `openapi.yaml` the rule enforces (the contract suite's sentence table; the journal keeps the first 16); empty for a transport fault, which no sentence of `openapi.yaml` states. */
             sentences: string[];
             side: components["schemas"]["Side"];
             /** @description An operationId, or `routing` for a path that is no operation. */
@@ -85,8 +90,17 @@ export interface components {
             /** @description Violations with the same cause (operation, status, rule, schema path) are one problem. */
             cause: string;
         };
+        /**
+         * @description `contract`: a complete request or answer broke a rule of
+         *     `openapi.yaml`. `transport`: the upstream gave no complete HTTP answer
+         *     (see Transport faults in this document's description); always side
+         *     `response`.
+         * @enum {string}
+         */
+        Kind: "contract" | "transport";
         /** @description A violation with the exchange it came from. */
         JournalEntry: components["schemas"]["Violation"] & {
+            kind: components["schemas"]["Kind"];
             /**
              * Format: int64
              * @description The entry's number in the journal, from 1; never reused.
@@ -104,7 +118,7 @@ export interface components {
             target: string;
             /**
              * Format: int32
-             * @description The status the upstream answered, or null when it gave none (or the request was not forwarded).
+             * @description The status the upstream answered (for a transport fault in the body, the status of its head), or null when it gave none (or the request was not forwarded).
              */
             status: number | null;
             /** @description The answer's `X-Proxy-Answered-By`. */
@@ -137,6 +151,7 @@ export interface components {
         /** @description Violations that share a cause, with their number and the first one seen. */
         Cause: {
             side: components["schemas"]["Side"];
+            kind: components["schemas"]["Kind"];
             operation: string;
             rule: string;
             cause: string;
@@ -170,14 +185,24 @@ export interface components {
                 total: components["schemas"]["Count"];
                 /** @description Answers whose body was over the judging cap (forwarded whole, status and headers judged). */
                 bodiesOverCap: components["schemas"]["Count"];
+                /** @description Exchanges under way (0 in the report written at the stop, which ends every one first). */
+                inFlight: components["schemas"]["Count"];
             };
-            /** @description Who answered, by `X-Proxy-Answered-By` value. */
+            /**
+             * @description Who answered, by `X-Proxy-Answered-By` value; `caller-gone` counts
+             *     the exchanges whose caller went away before an answer's head was
+             *     sent (nobody answered, and no side is at fault). Every exchange
+             *     that ended is counted once: the values add up to
+             *     `exchanges.total` less `exchanges.inFlight`.
+             */
             answeredBy: {
                 [key: string]: components["schemas"]["Count"];
             };
             violations: {
                 request: components["schemas"]["Count"];
                 response: components["schemas"]["Count"];
+                /** @description Of the `response` violations, the transport faults (`kind` `transport`). */
+                transport: components["schemas"]["Count"];
                 /** @description The violations `--fail-on-violation` counts; the exit code is 1 when it is set and this is not 0. */
                 counted: components["schemas"]["Count"];
             };
@@ -211,6 +236,12 @@ export interface components {
             /** @description The memory bounds this run kept to. */
             bounds: {
                 journalEntries: components["schemas"]["Count"];
+                /**
+                 * @description The violation lines the log holds at most, in bytes: past it one
+                 *     line says the cap was reached, and later violations are
+                 *     journaled and counted, not logged.
+                 */
+                logBytes: components["schemas"]["Count"];
                 judgeMaxBytes: components["schemas"]["Count"];
                 rememberedClients: components["schemas"]["Count"];
             };
@@ -295,8 +326,9 @@ export interface components {
         };
         /**
          * @description The proxy's answer on a forwarded path when the upstream could not
-         *     answer and no fallback is set for the cause (`UPSTREAM_UNREACHABLE`
-         *     and `UPSTREAM_RESET` with 502, `UPSTREAM_TIMEOUT` with 504).
+         *     answer and no fallback is set for the cause (`UPSTREAM_UNREACHABLE`,
+         *     `UPSTREAM_RESET` and `UPSTREAM_MALFORMED` with 502, `UPSTREAM_TIMEOUT`
+         *     with 504).
          */
         UpstreamError: {
             headers: {
@@ -325,8 +357,9 @@ export interface components {
          *     structured field, an Item: the token `upstream`; or `mock` (the
          *     fallback answered) or `proxy` (the proxy's own ErrorDto) with a
          *     `cause` parameter, a String: for `mock` the fallback cause
-         *     (`unreachable`, `timeout`, `reset`, `501`, `502`, `503`, `504`,
-         *     `404-undeployed`); for `proxy` `unreachable`, `timeout`, `reset`,
+         *     (`unreachable`, `timeout`, `reset`, `malformed`, `501`, `502`, `503`,
+         *     `504`, `404-undeployed`); for `proxy` `unreachable`, `timeout`,
+         *     `reset`, `malformed`, `internal` (a fault of the proxy itself),
          *     `invalid-request` (`--reject-invalid-requests`) or `unforwardable`: a
          *     request no HTTP client can pass on as it came, answered as the mock
          *     answers it, without the upstream — one Node's HTTP parser refuses

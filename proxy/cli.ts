@@ -6,12 +6,14 @@
 // Importing this module does nothing; it runs itself only as the main module.
 import { ConfigError, type ConfigOptions } from '../server/index';
 import { DataFileError } from '../seeds/data-file';
-import { startProxy, type RunningProxy } from './proxy';
+import { DRAIN_MS, startProxy, type RunningProxy } from './proxy';
 import { RESERVED_PREFIX } from './journal-http';
 import { loadProxySettings, proxyHelpText, ProxySettingError, type ProxySettings } from './settings';
 
 const EXIT_BAD_SETTING = 2;
 const PROBE_TIMEOUT_MS = 3_000;
+/** After the summary, how long the process may take to end by itself before it is ended. */
+const EXIT_GRACE_MS = 2_000;
 
 function startupLine(running: RunningProxy, settings: Readonly<ProxySettings>): string {
   const fallback = settings.fallback.size === 0 ? 'off' : [...settings.fallback].join(',');
@@ -77,13 +79,27 @@ export async function runProxyCli(
   out(startupLine(running, settings));
   void probe(running.upstream).then((warning) => warning && process.stderr.write(`proxy: warning: ${warning}\n`));
 
+  // The handlers stay: a second signal cuts the drain short, it never kills the process before the reports are written.
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
+    let stopping = false;
+    const onSignal = (received: NodeJS.Signals) => {
+      if (!stopping) {
+        stopping = true;
+        resolve(received);
+        return;
+      }
+      out(`proxy: ${received} again: ending the answers under way now`);
+      void running.close({ now: true });
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
-  out(`proxy: ${signal}: stopping, answers under way are finished first`);
+  out(`proxy: ${signal}: stopping, answers under way are finished first (${DRAIN_MS / 1000} s at most)`);
   const result = await running.close();
   out(result.summary);
+  // The reports are written and the summary printed: nothing left may hold the exit (a socket a peer keeps half-open, a
+  // timer of the fallback mock). unref()'d: it only ends a process that would otherwise linger.
+  setTimeout(() => process.exit(result.exitCode), EXIT_GRACE_MS).unref();
   return result.exitCode;
 }
 

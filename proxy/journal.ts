@@ -9,6 +9,12 @@ import type { Side, Violation } from '../contract/judge';
 export type JournalEntry = components['schemas']['JournalEntry'];
 export type JournalPage = components['schemas']['JournalPage'];
 export type Cause = components['schemas']['Cause'];
+export type Kind = components['schemas']['Kind'];
+
+/** The prefix of the rules of a transport fault (proxy.openapi.yaml, "Transport faults"): no rule of openapi.yaml, HTTP itself. */
+export const TRANSPORT_RULE_PREFIX = 'transport.';
+
+export const kindOf = (rule: string): Kind => (rule.startsWith(TRANSPORT_RULE_PREFIX) ? 'transport' : 'contract');
 
 /** Cut lengths of an entry's texts (proxy.openapi.yaml states the same maxima). */
 export const CUT = { text: 300, target: 2048, curl: 2560, sentences: 16, sentence: 200 } as const;
@@ -39,9 +45,11 @@ export class Journal {
   private start = 0;
   private nextId = 1;
   private droppedCount = 0;
-  readonly totals: Record<Side, number> = { request: 0, response: 0 };
+  readonly totals: Record<Side | 'transport', number> = { request: 0, response: 0, transport: 0 };
   private readonly causes = new Map<string, Cause>();
   causesDropped = 0;
+  /** How many violations of the last one added's cause were seen, it included; 0 when its cause is past MAX_CAUSES. */
+  seenOfLast = 0;
 
   constructor(
     readonly capacity: number,
@@ -49,8 +57,10 @@ export class Journal {
   ) {}
 
   /** Records one violation of one exchange; returns the entry as kept. */
-  add(violation: Violation, exchange: Omit<JournalEntry, keyof Violation | 'id' | 'at'>): JournalEntry {
+  add(violation: Violation, exchange: Omit<JournalEntry, keyof Violation | 'kind' | 'id' | 'at'>): JournalEntry {
+    const kind = kindOf(violation.rule);
     const entry: JournalEntry = {
+      kind,
       id: this.nextId++,
       at: new Date().toISOString(),
       rule: violation.rule,
@@ -75,12 +85,15 @@ export class Journal {
       this.droppedCount += 1;
     }
     this.totals[violation.side] += 1;
+    if (kind === 'transport') this.totals.transport += 1;
     const key = `${violation.side}\u0000${violation.operation}\u0000${violation.rule}\u0000${violation.cause}`;
     const cause = this.causes.get(key);
-    if (cause) cause.count += 1;
+    if (cause) this.seenOfLast = ++cause.count;
     else if (this.causes.size < MAX_CAUSES) {
+      this.seenOfLast = 1;
       this.causes.set(key, {
         side: violation.side,
+        kind,
         operation: violation.operation,
         rule: violation.rule,
         cause: entry.cause,
@@ -88,13 +101,11 @@ export class Journal {
         counted: this.countedSides.has(violation.side),
         first: entry,
       });
-    } else this.causesDropped += 1;
+    } else {
+      this.causesDropped += 1;
+      this.seenOfLast = 0;
+    }
     return entry;
-  }
-
-  /** How many violations of this cause were seen so far (for the log's repeat limit). */
-  causeCount(violation: Violation): number {
-    return this.causes.get(`${violation.side}\u0000${violation.operation}\u0000${violation.rule}\u0000${violation.cause}`)?.count ?? 0;
   }
 
   /** The kept entries, oldest first. */
@@ -126,7 +137,9 @@ export class Journal {
 
   /** Violations --fail-on-violation counts. */
   get counted(): number {
-    return [...this.countedSides].reduce((sum, side) => sum + this.totals[side], 0);
+    let sum = 0;
+    for (const side of this.countedSides) sum += this.totals[side];
+    return sum;
   }
 
   /** Causes, the upstream's first, then the most frequent. */

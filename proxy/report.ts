@@ -11,7 +11,7 @@ import type { components } from '../generated/proxy';
 import { coverageToJson, type CoverageReport } from '../contract/coverage-report';
 import { junitXml, type JunitCase, type JunitSuite } from '../contract/junit-xml';
 import type { Side, Violation } from '../contract/judge';
-import { cut, type Cause, type Journal, type JournalEntry } from './journal';
+import { cut, MAX_CAUSES, type Cause, type Journal, type JournalEntry } from './journal';
 import type { FailOn } from './settings';
 
 export type ProxyReport = components['schemas']['ProxyReport'];
@@ -86,15 +86,79 @@ export function violationsHeader(violations: readonly Violation[]): string | und
   return header;
 }
 
+/** What a line says when no more lines of its cause (or of the causes past the tally's bound) will follow. */
+export type LastLine = 'cause' | 'more causes' | undefined;
+
 /** One readable line for one violation. */
-export function logLine(entry: JournalEntry, notJudged: string | undefined, repeatsLeft: number | undefined): string {
-  const status = entry.status === null ? 'not forwarded' : `upstream answered ${entry.status}`;
+export function logLine(entry: JournalEntry, notJudged: string | undefined, last: LastLine): string {
+  const status =
+    entry.status !== null
+      ? `upstream answered ${entry.status}`
+      : entry.kind === 'transport'
+        ? 'no answer from the upstream'
+        : 'not forwarded';
   const unjudged = notJudged === undefined ? '' : ` (${notJudged}: status and headers judged only)`;
-  const last = repeatsLeft === 0 ? ' [the last line of this cause: later ones are counted, see the journal]' : '';
+  const lastWords =
+    last === 'cause'
+      ? ' [the last line of this cause: later ones are counted, see the journal]'
+      : last === 'more causes'
+        ? ` [the last line of the causes past the first ${MAX_CAUSES}: later ones are counted, see the journal]`
+        : '';
   return (
     `proxy: ✗ ${SIDE_WORD[entry.side]} ${entry.operation} ${entry.rule}: expected ${entry.expected}; actual ${entry.actual}` +
-    ` — ${entry.method} ${cut(entry.target, 200)}, ${status}${unjudged} (exchange ${entry.exchange})${last}\n    reproduce: ${entry.curl}`
+    ` — ${entry.method} ${cut(entry.target, 200)}, ${status}${unjudged} (exchange ${entry.exchange})${lastWords}\n    reproduce: ${entry.curl}`
   );
+}
+
+/** The violation lines a run logs at most (proxy.openapi.yaml, ProxyReport.bounds.logBytes). */
+export const LOG_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Which violations get a log line: `--log-repeats` lines per cause (0: every
+ * one), as many for all the causes past the tally's MAX_CAUSES together (the
+ * tally cannot tell them apart), and LOG_MAX_BYTES in all, after which one
+ * line says so and nothing more is logged. A flood of causes, however varied,
+ * writes at most LOG_MAX_BYTES and that line.
+ */
+export class LogGate {
+  private bytes = 0;
+  private moreCauseLines = 0;
+  /** Violations seen and not logged (over a limit above). */
+  withheld = 0;
+  full = false;
+
+  constructor(
+    private readonly repeats: number,
+    private readonly write: (line: string) => void,
+  ) {}
+
+  /** Logs the line of a violation whose cause has now been seen `seen` times (0: a cause past MAX_CAUSES). */
+  offer(seen: number, line: (last: LastLine) => string): void {
+    let last: LastLine;
+    if (this.full) return void this.withheld++;
+    if (this.repeats > 0) {
+      if (seen === 0) {
+        if (this.moreCauseLines >= this.repeats) return void this.withheld++;
+        this.moreCauseLines += 1;
+        if (this.moreCauseLines === this.repeats) last = 'more causes';
+      } else {
+        if (seen > this.repeats) return void this.withheld++;
+        if (seen === this.repeats) last = 'cause';
+      }
+    }
+    const text = line(last);
+    const bytes = Buffer.byteLength(text) + 1;
+    if (this.bytes + bytes > LOG_MAX_BYTES) {
+      this.full = true;
+      this.withheld += 1;
+      this.write(
+        `proxy: the log holds its ${LOG_MAX_BYTES / 1024 / 1024} MB of violation lines: later violations are journaled and counted, not logged (the report and the summary count them all)`,
+      );
+      return;
+    }
+    this.bytes += bytes;
+    this.write(text);
+  }
 }
 
 export interface ReportInput {
@@ -103,6 +167,7 @@ export interface ReportInput {
   failOn: FailOn;
   exchanges: number;
   bodiesOverCap: number;
+  inFlight: number;
   answeredBy: ReadonlyMap<string, number>;
   journal: Journal;
   coverage: CoverageReport;
@@ -117,9 +182,14 @@ export function buildReport(input: ReportInput): ProxyReport {
     startedAt: input.startedAt.toISOString(),
     generatedAt: new Date().toISOString(),
     failOn: input.failOn,
-    exchanges: { total: input.exchanges, bodiesOverCap: input.bodiesOverCap },
+    exchanges: { total: input.exchanges, bodiesOverCap: input.bodiesOverCap, inFlight: input.inFlight },
     answeredBy: Object.fromEntries(input.answeredBy),
-    violations: { request: journal.totals.request, response: journal.totals.response, counted: journal.counted },
+    violations: {
+      request: journal.totals.request,
+      response: journal.totals.response,
+      transport: journal.totals.transport,
+      counted: journal.counted,
+    },
     causes: journal.causeList(),
     causesDropped: journal.causesDropped,
     coverage: input.coverage as unknown as ProxyReport['coverage'],
@@ -206,16 +276,23 @@ export function writeJunitReport(file: string, report: ProxyReport): void {
 }
 
 /** The closing summary line. */
-export function summaryLine(report: ProxyReport, files: { junit?: string; report?: string }): string {
+export function summaryLine(
+  report: ProxyReport,
+  files: { junit?: string; report?: string },
+  /** Violations not logged (LogGate.withheld), and the report files that could not be written. */
+  notes: { withheld?: number; unwritten?: readonly string[] } = {},
+): string {
   const answered = Object.entries(report.answeredBy)
     .map(([who, count]) => `${who} ${count}`)
     .join(', ');
   const causes = report.causes.filter((c) => c.side === 'response').length;
   return (
     `proxy: ${report.exchanges.total} exchanges (${answered || 'none answered'}); ` +
-    `${report.violations.response} upstream violations (${causes} causes), ${report.violations.request} caller violations; ` +
+    `${report.violations.response} upstream violations (${causes} causes; ${report.violations.transport} transport faults), ${report.violations.request} caller violations; ` +
     `counted by --fail-on-violation=${report.failOn}: ${report.failOn === 'off' ? 'none' : report.violations.counted}` +
+    (notes.withheld ? `; ${notes.withheld} not logged (over --log-repeats or the log's cap; in the report)` : '') +
     (files.junit ? `; JUnit: ${files.junit}` : '') +
-    (files.report ? `; report: ${files.report}` : '')
+    (files.report ? `; report: ${files.report}` : '') +
+    (notes.unwritten?.length ? `; NOT WRITTEN: ${notes.unwritten.join('; ')}` : '')
   );
 }

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 
 /** Why the proxy answers from the mock instead of the upstream (docs/proxy.md, "Fallback"). */
-export const FALLBACK_CAUSES = ['unreachable', 'timeout', 'reset', '501', '502', '503', '504', '404-undeployed'] as const;
+export const FALLBACK_CAUSES = ['unreachable', 'timeout', 'reset', 'malformed', '501', '502', '503', '504', '404-undeployed'] as const;
 export type FallbackCause = (typeof FALLBACK_CAUSES)[number];
 
 /** What --fail-on-violation counts: nothing, the upstream's answers, or the callers' requests too. */
@@ -18,6 +18,7 @@ export interface ProxySettings {
   port: number;
   host: string;
   upstreamTimeoutMs: number;
+  answerDeadlineMs: number;
   fallback: ReadonlySet<FallbackCause>;
   failOn: FailOn;
   rejectInvalidRequests: boolean;
@@ -128,8 +129,16 @@ const SETTINGS: readonly AnySetting[] = [
     env: 'UPSTREAM_TIMEOUT_MS',
     flag: '--upstream-timeout',
     fallback: '10000',
-    help: 'ms the upstream may take to start its answer, and then to send each next piece of it',
+    help: 'ms the upstream may take to send its answer head, and then each next piece of its body',
     parse: integer(1, 600_000),
+  },
+  {
+    key: 'answerDeadlineMs',
+    env: 'ANSWER_DEADLINE_MS',
+    flag: '--answer-deadline',
+    fallback: '30000',
+    help: 'ms the upstream may take for its whole answer, however it trickles (time spent waiting for a slow caller not counted)',
+    parse: integer(1, 3_600_000),
   },
   {
     key: 'fallback',

@@ -38,7 +38,7 @@ const ROOMS: Readonly<Record<string, string>> = {
   seeds: 'deterministic data: the generator (a pure function of seed and index) and data files; imports contract/ only',
   generated: 'TypeScript types of the three OpenAPI documents (`npm run gen`) and the Faker word lists; never edited by hand',
   proxy:
-    'the validating proxy (`client-records-mock proxy`): forwarding, the judge on both sides, fallback to the mock, its journal and reports',
+    'the validating proxy (`client-records-mock proxy`): forwarding and how an answer ended (forward.ts), the upstream clock (--upstream-timeout, --answer-deadline), the judge on both sides, fallback to the mock, its journal and reports',
   mcp: 'the MCP server: the control API and the contract suite as tools for coding agents',
   'spec-diff': 'does an edit of openapi.yaml break clients: the diff, its rules and its report',
   tools:

@@ -4,7 +4,7 @@
 // and the proxy's URL (port 0); violations are one log line each with the key
 // as $API_KEY; SIGTERM/SIGINT write --junit, --report and --coverage-out and
 // end with exit 1 exactly when --fail-on-violation counts a violation seen.
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { describeProxySettings } from '../../proxy/settings';
 import { proxySpec } from '../../proxy/journal-http';
 import { MUTANTS, startMutantProxy, type RunningProxy as Harness } from '../../tools/mutants';
 import { API_KEY, MAIN_JS, startTestServer, type TestServer } from '../support/servers';
+import { startProxyProcess as startCli } from './proxy-process';
 
 function runCli(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -21,45 +22,6 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<{ sta
       { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } },
       (error, stdout, stderr) => resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
     );
-  });
-}
-
-interface Started {
-  url: string;
-  child: ChildProcess;
-  stdout(): string;
-  stop(signal: NodeJS.Signals): Promise<number | null>;
-}
-
-/** The proxy in its own process on port 0; resolves at its start-up line. */
-function startCli(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [MAIN_JS, 'proxy', '--port', '0', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`proxy did not start: ${err}`)), 30_000);
-    const onData = () => {
-      const match = /^Client Records proxy on (http:\/\/127\.0\.0\.1:\d+) → upstream /m.exec(out);
-      if (!match) return;
-      clearTimeout(timer);
-      resolve({
-        url: match[1]!,
-        child,
-        stdout: () => out,
-        stop: (signal) => {
-          child.kill(signal);
-          return exited;
-        },
-      });
-    };
-    child.stdout!.on('data', onData);
-    void exited.then((code) => reject(new Error(`proxy exited with ${code}: ${err}`)));
   });
 }
 
@@ -196,7 +158,7 @@ describe('client-records-mock proxy: a run with violations, stopped by a signal'
       expect(answer.status).toBe(400);
       expect(exit).toBe(code);
       expect(proxy.stdout()).toMatch(/^proxy: ✗ caller getClientsSimple request\.unknown-parameter/m);
-      expect(proxy.stdout()).toMatch(/0 upstream violations \(0 causes\), 1 caller violations/);
+      expect(proxy.stdout()).toMatch(/0 upstream violations \(0 causes; 0 transport faults\), 1 caller violations/);
     },
     60_000,
   );
