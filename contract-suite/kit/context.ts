@@ -89,6 +89,31 @@ export class CheckSkipped extends Error {
   }
 }
 
+/**
+ * The run's applied rules (the sentence table's coverage), which also tells the
+ * check that is running which rules were applied during it: the runner's test
+ * of a vacuous pass (registry.ts runCheck) reads that. A Set, so the judge takes
+ * it as its `applied` option wherever a check or the property run hands it over.
+ */
+class AppliedRules extends Set<string> {
+  during: Set<string> | undefined;
+
+  override add(rule: string): this {
+    this.during?.add(rule);
+    return super.add(rule);
+  }
+}
+
+/**
+ * What one check evaluated while it ran: the rules applied by the judge to the
+ * exchanges it had judged, the rules its own assertions named, and how many of
+ * its own assertions named none.
+ */
+export interface Evaluated {
+  rules: ReadonlySet<string>;
+  unnamed: number;
+}
+
 export interface CheckContextOptions {
   /** The contract the run judges against (default: the bundled openapi.yaml). */
   contract?: SpecContract;
@@ -127,7 +152,7 @@ export class CheckContext {
   /** What the judge remembers across this run's exchanges (list rows, so a Detail is held to them). */
   readonly memory: ExchangeMemory;
   /** Ids of the judge's rules applied to at least one exchange of this run (the sentence table's coverage). */
-  readonly applied = new Set<string>();
+  readonly applied: Set<string> = new AppliedRules();
   /** The checks skipped so far, with their reasons (the coverage check reads them). */
   readonly skipped: { name: string; reason: string }[] = [];
   /** The names of the checks that failed so far (the coverage check reads them: a status they would have reached is their consequence). */
@@ -137,6 +162,8 @@ export class CheckContext {
   /** True when the user named the Origin (--origin): a missing Access-Control-Allow-Origin is then a failure, else a skip. */
   readonly originGiven: boolean;
   requestCount = 0;
+  /** The own assertions of the running check that named no rule (beginCheck resets it). */
+  private unnamedAssertions = 0;
   private samplePromise: Promise<Sample> | undefined;
   private readonly fullWalks = new Map<string, Promise<FullWalk>>();
 
@@ -156,6 +183,26 @@ export class CheckContext {
   get maxPageSize(): number {
     const parameter = this.contract.operation('getClientsExtended').parameters.find((p) => p.name === 'pageSize');
     return typeof parameter?.schema.maximum === 'number' ? parameter.schema.maximum : 100;
+  }
+
+  /** Starts noting what the next check evaluates (registry.ts runCheck calls it before each check). */
+  beginCheck(): void {
+    (this.applied as AppliedRules).during = new Set();
+    this.unnamedAssertions = 0;
+  }
+
+  /** What the check begun last evaluated, and stops noting. */
+  endCheck(): Evaluated {
+    const applied = this.applied as AppliedRules;
+    const evaluated = { rules: applied.during ?? new Set<string>(), unnamed: this.unnamedAssertions };
+    applied.during = undefined;
+    return evaluated;
+  }
+
+  /** Notes one assertion of the running check (its rule, when it names one) as evaluated. */
+  private asserted(rule: RuleId | undefined): void {
+    if (rule === undefined) this.unnamedAssertions += 1;
+    else (this.applied as AppliedRules).during?.add(rule);
   }
 
   /** Ends the check as skipped: its precondition is not met by the deployment's data. Never a failure. */
@@ -222,10 +269,13 @@ export class CheckContext {
 
   /** Fails the check: `rule` names the check's own rule (e.g. `check.order`), so failures of one fault group under one cause. */
   fail(exchange: Exchange, message: string, rule?: RuleId): never {
+    this.asserted(rule);
     throw this.violation(exchange, message, rule);
   }
 
+  /** An assertion of the check's own: evaluated (so the check asserted something) whichever way it comes out. */
   expect(condition: boolean, exchange: Exchange, message: string, rule?: RuleId): void {
+    this.asserted(rule);
     if (!condition) this.fail(exchange, message, rule);
   }
 
@@ -244,7 +294,7 @@ export class CheckContext {
   /** A 200 that keeps the list rules for the request it answers (the judge's list, filter and record rules). */
   expectList(exchange: Exchange, query: ListQuery): void {
     this.expectStatus(exchange, 200);
-    const problems = listViolations(exchange, query, this.contract);
+    const problems = listViolations(exchange, query, this.contract, this.applied);
     if (problems.length > 0) this.fail(exchange, `the list breaks the paging or filter rules:\n    ${problems.join('\n    ')}`);
   }
 
