@@ -360,6 +360,7 @@ export function filterChecks(check: Define, contract: SpecContract): void {
     async (context) => {
       for (const filter of ["O'Brien", 'a/b', '(x),y', '@example', 'Åsa Ölund', '李', '😀', 'x;y', '100%']) {
         const exchange = await context.get(extended + queryString({ filter }));
+        context.expectStatus(exchange, 200, 'check.filter-plain-text');
         context.expectList(exchange, { filter });
       }
     },

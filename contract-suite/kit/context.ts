@@ -273,21 +273,34 @@ export class CheckContext {
     throw this.violation(exchange, message, rule);
   }
 
+  /** An assertion of the check's own over what the whole run has seen, with no one exchange to show (the coverage check). */
+  expectOfRun(condition: boolean, message: string, rule: RuleId): void {
+    this.asserted(rule);
+    if (condition) return;
+    const error = new ContractViolation(message);
+    error.rule = rule;
+    throw error;
+  }
+
   /** An assertion of the check's own: evaluated (so the check asserted something) whichever way it comes out. */
   expect(condition: boolean, exchange: Exchange, message: string, rule?: RuleId): void {
     this.asserted(rule);
     if (!condition) this.fail(exchange, message, rule);
   }
 
-  expectStatus(exchange: Exchange, status: number): void {
-    this.expect(exchange.status === status, exchange, `expected status ${status}, got ${exchange.status}`, 'response.status');
+  /** The status; `rule` names the check's own rule when the status is what it asserts (default response.status). */
+  expectStatus(exchange: Exchange, status: number, rule: RuleId = 'response.status'): void {
+    this.expect(exchange.status === status, exchange, `expected status ${status}, got ${exchange.status}`, rule);
   }
 
-  /** The status and the ErrorDto Code (the body's shape is already checked against the spec). */
-  expectError(exchange: Exchange, status: number, code: ErrorCode): ErrorDto {
-    this.expectStatus(exchange, status);
+  /**
+   * The status and the ErrorDto Code (the body's shape is already checked against the spec); `rule` names the
+   * check's own rule when that answer is what it asserts (default response.status and error.code).
+   */
+  expectError(exchange: Exchange, status: number, code: ErrorCode, rule?: RuleId): ErrorDto {
+    this.expectStatus(exchange, status, rule);
     const body = exchange.json as ErrorDto;
-    this.expect(body?.Code === code, exchange, `expected Code ${code}, got ${String(body?.Code)}`, 'error.code');
+    this.expect(body?.Code === code, exchange, `expected Code ${code}, got ${String(body?.Code)}`, rule ?? 'error.code');
     return body;
   }
 
@@ -438,7 +451,7 @@ export async function expectPreferred(
   const plain = await context.get(path, key);
   const steered = await context.get(path, key, { Prefer: `code=${status}` });
   if (steered.status === status) {
-    context.expectError(steered, status, code);
+    context.expectError(steered, status, code, 'check.prefer');
   } else {
     context.expect(
       steered.status === plain.status,
