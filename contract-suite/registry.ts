@@ -27,6 +27,7 @@ import { detailChecks } from './checks/detail';
 import { diagnosticsChecks } from './checks/diagnostics';
 import { filterChecks } from './checks/filters';
 import { listChecks } from './checks/lists';
+import { relationChecks } from './relations';
 import { walkChecks } from './checks/walk';
 import { TransportError } from './kit/http';
 import type { Violation } from '../contract/judge';
@@ -51,6 +52,7 @@ export const CHECK_GROUPS: readonly CheckGroup[] = [
   diagnosticsChecks,
   listChecks,
   filterChecks,
+  relationChecks,
   detailChecks,
   walkChecks,
   derivedChecks,

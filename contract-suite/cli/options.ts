@@ -27,6 +27,8 @@ export const USAGE = `Usage: client-records-mock contract [--base-url URL] [opti
   --junit FILE          write a JUnit XML report: one case per check (failure, <skipped> with the reason, error)
   --coverage-out FILE   write the coverage report (client-records-coverage/1): FILE.json, .xml (JUnit) or .html;
                         repeat the option for several
+  --list-relations      print the metamorphic relations the suite checks, each with the sentences of the document
+                        in use it stands on, and exit (nothing is sent)
   -h, --help            this text
 
 Exit codes:
@@ -50,6 +52,8 @@ export interface Options {
   coverageOut: string[];
   /** --control: the control API's checks too. */
   control: boolean;
+  /** --list-relations: print the relations and their sentences, run nothing. */
+  listRelations: boolean;
 }
 
 function positiveInteger(name: string, text: string | undefined, fallback: number, min: number): number {
@@ -76,6 +80,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
         'strict-http': { type: 'boolean' },
         'max-rate': { type: 'string' },
         control: { type: 'boolean' },
+        'list-relations': { type: 'boolean' },
         junit: { type: 'string' },
         'coverage-out': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
@@ -102,6 +107,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
     junit: values.junit,
     coverageOut: values['coverage-out'] ?? [],
     control: values.control ?? false,
+    listRelations: values['list-relations'] ?? false,
   };
 }
 

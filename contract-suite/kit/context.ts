@@ -20,6 +20,7 @@ import {
 } from '../../contract/judge';
 import { listViolations, queryString, totalCount, type ListQuery, type PageBody } from './semantics';
 import { specContract, type SpecContract } from '../../contract/spec-contract';
+import { DEFAULT_SEED, seededSample } from './sampling';
 import type { Target } from './target';
 
 /** What a check is about: an operation of openapi.yaml, a rule that spans them, or the mock's control API (--control). */
@@ -41,7 +42,10 @@ export function testExceptionMessage(contract: SpecContract = specContract()): s
 }
 /** A well-formed uuid (v4 layout) that the checks assume no deployment has: the checks verify that it is not in the lists. */
 export const UNKNOWN_ID = 'c0ffee00-dead-4bad-8bad-0123456789ab';
-/** The full walk's bound: 50 pages of 100 (5,000 clients) in full; above that the first and the last 25 pages. */
+/**
+ * The full walk's bound: 50 pages of 100 (5,000 clients) in full; above that the first 25 pages, the last, and
+ * 24 others drawn with the run's seed.
+ */
 export const FULL_WALK_PAGES = 50;
 
 export interface WalkedPage {
@@ -119,6 +123,8 @@ export interface CheckContextOptions {
   contract?: SpecContract;
   /** What the judge remembers across exchanges (default: a fresh bounded memory). */
   memory?: ExchangeMemory;
+  /** The run's seed, for the samples drawn above a check's bound (default DEFAULT_SEED). */
+  seed?: number;
 }
 
 /** The judge's input for a request the suite sent: the headers as sent, and whether the key is one the deployment accepts. */
@@ -157,6 +163,8 @@ export class CheckContext {
   readonly skipped: { name: string; reason: string }[] = [];
   /** The names of the checks that failed so far (the coverage check reads them: a status they would have reached is their consequence). */
   readonly failed: string[] = [];
+  /** The run's seed: what the samples above a check's bound are drawn with (sampling.ts). */
+  readonly seed: number;
   /** The Origin the CORS checks send. */
   readonly origin: string;
   /** True when the user named the Origin (--origin): a missing Access-Control-Allow-Origin is then a failure, else a skip. */
@@ -175,6 +183,7 @@ export class CheckContext {
     this.contract = options.contract ?? specContract();
     this.paths = operationPaths(this.contract);
     this.memory = options.memory ?? new ExchangeMemory();
+    this.seed = options.seed ?? DEFAULT_SEED;
     this.origin = origin ?? DEFAULT_ORIGIN;
     this.originGiven = origin !== undefined;
   }
@@ -336,8 +345,10 @@ export class CheckContext {
 
   /**
    * The unfiltered list at pageSize 100, every page up to FULL_WALK_PAGES
-   * pages; beyond that the first and the last FULL_WALK_PAGES / 2 pages, so a
-   * run against a million clients still sends a bounded number of requests.
+   * pages; beyond that the first FULL_WALK_PAGES / 2 pages, the last, and
+   * others drawn with the run's seed (the same for every list of one length),
+   * so a run against a million clients still sends a bounded number of
+   * requests, and another seed reads other pages.
    */
   fullWalk(path: string): Promise<FullWalk> {
     let walk = this.fullWalks.get(path);
@@ -360,12 +371,12 @@ export class CheckContext {
     const total = await fetchPage(1);
     const last = Math.max(1, Math.ceil(total / this.maxPageSize));
     const complete = last <= FULL_WALK_PAGES;
-    const wanted = complete
-      ? Array.from({ length: last - 1 }, (_, i) => i + 2)
-      : [
-          ...Array.from({ length: FULL_WALK_PAGES / 2 - 1 }, (_, i) => i + 2),
-          ...Array.from({ length: FULL_WALK_PAGES / 2 }, (_, i) => last - FULL_WALK_PAGES / 2 + 1 + i),
-        ];
+    const start = complete ? last : FULL_WALK_PAGES / 2;
+    const middle = Array.from({ length: complete ? 0 : last - start - 1 }, (_, i) => start + 1 + i);
+    const wanted = [
+      ...Array.from({ length: start - 1 }, (_, i) => i + 2),
+      ...(complete ? [] : [...seededSample(middle, FULL_WALK_PAGES - start - 1, this.seed), last]),
+    ];
     for (const page of wanted) await fetchPage(page);
     return { total, pages, complete };
   }
