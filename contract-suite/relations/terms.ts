@@ -7,13 +7,18 @@ import { termStretch } from '../kit/semantics';
 /** Code points. */
 const chars = (text: string) => [...text];
 
-/** The stretches of the clients' FullName and Email a term can be cut from (single spaces only, trimmed). */
+/**
+ * The stretches of the clients' names, then of their e-mail addresses, a term can be cut from (single spaces
+ * only, trimmed): names first, since addresses share their domains, and a term cut there matches most clients.
+ */
 function stretches(clients: readonly ClientExtended[]): string[] {
-  return clients.flatMap((client) => [termStretch(client.FullName), termStretch(client.Email)]).filter((text) => text !== '');
+  return [...clients.map((client) => termStretch(client.FullName)), ...clients.map((client) => termStretch(client.Email))].filter(
+    (text) => text !== '',
+  );
 }
 
 /**
- * A term of the clients' folded names and addresses holding `needle` (two characters either side of it, at its
+ * A term of the clients' folded names and addresses holding `needle` (three characters either side of it, at its
  * first occurrence), or `needle` alone when none holds it.
  */
 export function termAround(clients: readonly ClientExtended[], fold: (text: string) => string, needle: string): string {
@@ -22,30 +27,20 @@ export function termAround(clients: readonly ClientExtended[], fold: (text: stri
     const have = chars(text);
     const at = have.findIndex((_, i) => want.every((c, k) => have[i + k] === c));
     if (at < 0) continue;
-    const term = have.slice(Math.max(0, at - 2), at + want.length + 2).join('');
+    const term = have.slice(Math.max(0, at - 3), at + want.length + 3).join('');
     if (term.trim() === term) return term;
   }
   return needle;
 }
 
-/** A word of a client's name as written (up to five characters, no space), or `fallback`. */
-export function wordOf(clients: readonly ClientExtended[], fallback: string): string {
-  for (const client of clients) {
-    const word = termStretch(client.FullName)
-      .split(' ')
-      .find((part) => chars(part).length >= 3);
-    if (word) return chars(word).slice(0, 5).join('');
-  }
-  return fallback;
-}
-
-/** Two pieces of a client's name as written, around one of its spaces (up to three characters each), or `fallback`. */
-export function wordPairOf(clients: readonly ClientExtended[], fallback: [string, string]): [string, string] {
-  for (const client of clients) {
-    const [first, second] = termStretch(client.FullName).split(' ');
-    if (first && second) return [chars(first).slice(-3).join(''), chars(second).slice(0, 3).join('')];
-  }
-  return fallback;
+/**
+ * A client's name as written, as far as a term can be cut from it (termStretch: its words joined by single spaces),
+ * the first of at least two words where the clients have one: a term few clients match, so its set is read in a
+ * page or two whatever the deployment's size; `fallback` when they have none.
+ */
+export function nameOf(clients: readonly ClientExtended[], fallback: string): string {
+  const names = clients.map((client) => termStretch(client.FullName)).filter((name) => name !== '');
+  return names.find((name) => name.includes(' ')) ?? names[0] ?? fallback;
 }
 
 /** Two letters that occur in the most of the clients' folded names (a term with many matches), or `fallback`. */
