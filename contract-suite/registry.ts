@@ -13,6 +13,7 @@ import {
   CheckContext,
   CheckSkipped,
   ContractViolation,
+  noting,
   type CheckContextOptions,
   type ContractCheck,
   type Define,
@@ -150,16 +151,13 @@ function vacuousReason(check: ContractCheck): string {
  */
 export async function runCheck(check: ContractCheck, context: CheckContext): Promise<CheckResult> {
   const started = performance.now();
-  context.beginCheck();
   let result: CheckResult;
   try {
-    await check.run(context);
-    const evaluated = context.endCheck();
+    const evaluated = await noting(() => check.run(context));
     result = assertedSomething(check, evaluated)
       ? { check, outcome: 'pass', violations: [], ms: performance.now() - started }
       : { check, outcome: 'skip', reason: vacuousReason(check), violations: [], ms: performance.now() - started };
   } catch (thrown) {
-    context.endCheck();
     result = { check, ...outcomeOf(thrown), ms: performance.now() - started };
   }
   if (result.outcome === 'skip') context.skipped.push({ name: check.name, reason: result.reason! });

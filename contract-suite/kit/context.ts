@@ -5,6 +5,7 @@
 // applies), and the helpers that turn a broken rule into a ContractViolation
 // naming the exchange and a curl line that reproduces it, or a check whose
 // precondition the data does not meet into a CheckSkipped with its reason.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { OperationId } from '../../contract/operations';
 import type { ClientExtended, ErrorCode, ErrorDto } from '../../contract/wire-types';
 import { describeExchange, requestHeaders, requestPath, send, toCurl } from './http';
@@ -94,28 +95,39 @@ export class CheckSkipped extends Error {
 }
 
 /**
- * The run's applied rules (the sentence table's coverage), which also tells the
- * check that is running which rules were applied during it: the runner's test
- * of a vacuous pass (registry.ts runCheck) reads that. A Set, so the judge takes
- * it as its `applied` option wherever a check or the property run hands it over.
- */
-class AppliedRules extends Set<string> {
-  during: Set<string> | undefined;
-
-  override add(rule: string): this {
-    this.during?.add(rule);
-    return super.add(rule);
-  }
-}
-
-/**
  * What one check evaluated while it ran: the rules applied by the judge to the
  * exchanges it had judged, the rules its own assertions named, and how many of
  * its own assertions named none.
  */
 export interface Evaluated {
-  rules: ReadonlySet<string>;
+  rules: Set<string>;
   unnamed: number;
+}
+
+/**
+ * The ledger of the check running in this async flow: checks run at once on one
+ * context (tests do) each note into their own, whatever they await.
+ */
+const ledgers = new AsyncLocalStorage<Evaluated>();
+
+/** Runs `run` (one check), noting what it evaluates; rejects with what it throws. */
+export async function noting(run: () => Promise<void>): Promise<Evaluated> {
+  const ledger: Evaluated = { rules: new Set(), unnamed: 0 };
+  await ledgers.run(ledger, run);
+  return ledger;
+}
+
+/**
+ * The run's applied rules (the sentence table's coverage), which also tells the
+ * check running in this async flow which rules were applied during it. A Set, so
+ * the judge takes it as its `applied` option wherever a check or the property
+ * run hands it over.
+ */
+class AppliedRules extends Set<string> {
+  override add(rule: string): this {
+    ledgers.getStore()?.rules.add(rule);
+    return super.add(rule);
+  }
 }
 
 export interface CheckContextOptions {
@@ -170,8 +182,6 @@ export class CheckContext {
   /** True when the user named the Origin (--origin): a missing Access-Control-Allow-Origin is then a failure, else a skip. */
   readonly originGiven: boolean;
   requestCount = 0;
-  /** The own assertions of the running check that named no rule (beginCheck resets it). */
-  private unnamedAssertions = 0;
   private samplePromise: Promise<Sample> | undefined;
   private readonly fullWalks = new Map<string, Promise<FullWalk>>();
 
@@ -194,24 +204,11 @@ export class CheckContext {
     return typeof parameter?.schema.maximum === 'number' ? parameter.schema.maximum : 100;
   }
 
-  /** Starts noting what the next check evaluates (registry.ts runCheck calls it before each check). */
-  beginCheck(): void {
-    (this.applied as AppliedRules).during = new Set();
-    this.unnamedAssertions = 0;
-  }
-
-  /** What the check begun last evaluated, and stops noting. */
-  endCheck(): Evaluated {
-    const applied = this.applied as AppliedRules;
-    const evaluated = { rules: applied.during ?? new Set<string>(), unnamed: this.unnamedAssertions };
-    applied.during = undefined;
-    return evaluated;
-  }
-
   /** Notes one assertion of the running check (its rule, when it names one) as evaluated. */
   private asserted(rule: RuleId | undefined): void {
-    if (rule === undefined) this.unnamedAssertions += 1;
-    else (this.applied as AppliedRules).during?.add(rule);
+    const ledger = ledgers.getStore();
+    if (ledger && rule === undefined) ledger.unnamed += 1;
+    else ledger?.rules.add(rule!);
   }
 
   /** Ends the check as skipped: its precondition is not met by the deployment's data. Never a failure. */
@@ -280,6 +277,14 @@ export class CheckContext {
   fail(exchange: Exchange, message: string, rule?: RuleId): never {
     this.asserted(rule);
     throw this.violation(exchange, message, rule);
+  }
+
+  /**
+   * The check found its rule held by an answer it takes as it is, with nothing left to compare (a refusal by
+   * closing the connection): an assertion that came out true, so the check did assert something.
+   */
+  held(rule: RuleId): void {
+    this.asserted(rule);
   }
 
   /** An assertion of the check's own over what the whole run has seen, with no one exchange to show (the coverage check). */
