@@ -75,7 +75,7 @@ module.exports = {
       comment:
         'contract-suite/kit/ (context, HTTP and raw HTTP, target, coverage, the check types) is what every check stands on: it imports no check, no registry, no runner.',
       from: { path: '^contract-suite/kit/' },
-      to: { path: ['^contract-suite/(checks|derived|property|cli)/', '^contract-suite/registry[.]ts$'] },
+      to: { path: ['^contract-suite/(checks|derived|relations|property|cli)/', '^contract-suite/registry[.]ts$'] },
     },
     {
       name: 'suite-checks-and-derived-apart',
@@ -84,6 +84,21 @@ module.exports = {
         'The hand-written checks (checks/) and the checks derived from the document (derived/) stand on the kit, side by side: neither imports the other, the registry or the runner.',
       from: { path: '^contract-suite/(checks|derived)/' },
       to: { path: ['^contract-suite/(property|cli)/', '^contract-suite/registry[.]ts$'] },
+    },
+    {
+      name: 'suite-relations-stand-on-the-kit',
+      severity: 'error',
+      comment:
+        'The metamorphic relations (relations/) stand on the kit, beside checks/ and derived/: they import neither, nor the registry, the property run or the runner.',
+      from: { path: '^contract-suite/relations/' },
+      to: { path: ['^contract-suite/(checks|derived|property)/', '^contract-suite/registry[.]ts$', '^contract-suite/cli/'] },
+    },
+    {
+      name: 'suite-rooms-import-no-relations',
+      severity: 'error',
+      comment: 'checks/, derived/ and the property run do not import the relations: what they share belongs in the kit or in contract/.',
+      from: { path: '^contract-suite/(checks|derived|property)/' },
+      to: { path: '^contract-suite/relations/' },
     },
     {
       name: 'suite-checks-import-no-derived',
@@ -106,6 +121,14 @@ module.exports = {
         'The property run (property/) generates requests from the document and judges each: it stands on the kit, not on the checks.',
       from: { path: '^contract-suite/property/' },
       to: { path: ['^contract-suite/(checks|derived|cli)/', '^contract-suite/registry[.]ts$'] },
+    },
+    {
+      name: 'suite-relations-apart',
+      severity: 'error',
+      comment:
+        "The metamorphic relations (relations/) compare the deployment's answers with each other: they stand on the kit and the judge, not on the checks, the property run or the runner.",
+      from: { path: '^contract-suite/relations/' },
+      to: { path: ['^contract-suite/(checks|derived|property|cli)/', '^contract-suite/registry[.]ts$'] },
     },
     {
       name: 'suite-registry-below-the-runner',

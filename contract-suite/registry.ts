@@ -13,11 +13,13 @@ import {
   CheckContext,
   CheckSkipped,
   ContractViolation,
+  noting,
   type CheckContextOptions,
   type ContractCheck,
   type Define,
   type DefineOptions,
   type Outcome,
+  type Evaluated,
 } from './kit/context';
 import { coverageChecks } from './checks/coverage';
 import { controlChecks } from './checks/control';
@@ -27,6 +29,7 @@ import { detailChecks } from './checks/detail';
 import { diagnosticsChecks } from './checks/diagnostics';
 import { filterChecks } from './checks/filters';
 import { listChecks } from './checks/lists';
+import { relationChecks } from './relations';
 import { walkChecks } from './checks/walk';
 import { TransportError } from './kit/http';
 import type { Violation } from '../contract/judge';
@@ -52,6 +55,7 @@ export const CHECK_GROUPS: readonly CheckGroup[] = [
   diagnosticsChecks,
   listChecks,
   filterChecks,
+  relationChecks,
   detailChecks,
   walkChecks,
   derivedChecks,
@@ -108,18 +112,51 @@ export function outcomeOf(thrown: unknown): { outcome: Outcome; error?: Error; r
   return { outcome: 'error', error: thrown instanceof Error ? thrown : new Error(String(thrown)), violations: [] };
 }
 
-/** Runs one check against the context and says how it ended (never throws). */
+/** The start of the reason a check that passed without asserting anything is skipped with. */
+export const ASSERTED_NOTHING = 'asserted nothing';
+
+/**
+ * Whether a check that ran to its end asserted anything: at least one of the
+ * rules it declares was evaluated while it ran, applied by the judge to an
+ * exchange it had judged (context.call and get, expectList, a derived check's
+ * judge) or named by one of its own assertions (context.expect, expectStatus,
+ * expectError, fail), whichever way it came out. An assertion of its own that
+ * names no rule counts too; so does any rule evaluated, for a check that
+ * declares none. Else the check passed vacuously: its data gave it nothing to
+ * hold the deployment to.
+ */
+export function assertedSomething(check: Pick<ContractCheck, 'rules'>, evaluated: Evaluated): boolean {
+  if (evaluated.unnamed > 0) return true;
+  const declared = check.rules ?? [];
+  if (declared.length === 0) return evaluated.rules.size > 0;
+  return declared.some((rule) => evaluated.rules.has(rule));
+}
+
+/** The skip reason of a check that passed without asserting anything. */
+function vacuousReason(check: ContractCheck): string {
+  const rules = check.rules ?? [];
+  return `${ASSERTED_NOTHING}: it ran to its end without evaluating ${rules.length > 0 ? `any of its rules (${rules.join(', ')})` : 'any rule'}, so the deployment's data gave it nothing to hold`;
+}
+
+/**
+ * Runs one check against the context and says how it ended (never throws). A
+ * check that ran to its end but asserted nothing (assertedSomething) is
+ * skipped with that reason, never counted as a pass.
+ */
 export async function runCheck(check: ContractCheck, context: CheckContext): Promise<CheckResult> {
   const started = performance.now();
+  let result: CheckResult;
   try {
-    await check.run(context);
-    return { check, outcome: 'pass', violations: [], ms: performance.now() - started };
+    const evaluated = await noting(() => check.run(context));
+    result = assertedSomething(check, evaluated)
+      ? { check, outcome: 'pass', violations: [], ms: performance.now() - started }
+      : { check, outcome: 'skip', reason: vacuousReason(check), violations: [], ms: performance.now() - started };
   } catch (thrown) {
-    const result = { check, ...outcomeOf(thrown), ms: performance.now() - started };
-    if (result.outcome === 'skip') context.skipped.push({ name: check.name, reason: result.reason! });
-    if (result.outcome === 'fail') context.failed.push(check.name);
-    return result;
+    result = { check, ...outcomeOf(thrown), ms: performance.now() - started };
   }
+  if (result.outcome === 'skip') context.skipped.push({ name: check.name, reason: result.reason! });
+  if (result.outcome === 'fail') context.failed.push(check.name);
+  return result;
 }
 
 /**

@@ -6,8 +6,9 @@ import path from 'node:path';
 import { ROOT } from '../tools/processes';
 
 const DIST = path.join(ROOT, 'dist');
-/** Swagger UI's files and the derived JSON and validators of the shipped documents. */
-const WRITTEN_BY_BUILD_EXTRAS = [path.join(DIST, 'swagger-ui'), path.join(DIST, 'contract', 'derived')];
+/** Written after tsc, not outputs of sources: Swagger UI's files and the derived JSON and validators of the shipped
+ * documents (scripts/build-extras.ts), the browser bundle and the static docs site's files (scripts/build-browser.ts). */
+const WRITTEN_AFTER_TSC = [path.join(DIST, 'swagger-ui'), path.join(DIST, 'contract', 'derived'), path.join(DIST, 'browser')];
 
 /** The TypeScript source an output was compiled from: dist/a/b.js and dist/a/b.d.ts → a/b.ts. */
 function sourceOf(output: string): string {
@@ -18,8 +19,7 @@ function prune(dir: string): number {
   let removed = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    // scripts/build-extras.ts writes these after tsc: copies and derived files, not outputs of sources.
-    if (entry.isDirectory() && WRITTEN_BY_BUILD_EXTRAS.includes(full)) continue;
+    if (entry.isDirectory() && WRITTEN_AFTER_TSC.includes(full)) continue;
     if (entry.isDirectory()) {
       removed += prune(full);
       if (fs.readdirSync(full).length === 0) fs.rmdirSync(full);

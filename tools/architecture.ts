@@ -34,6 +34,8 @@ const ROOMS: Readonly<Record<string, string>> = {
   'contract-suite/checks': 'the hand-written checks: rules that need several exchanges or the deployment’s own data',
   'contract-suite/derived': 'the checks derived from the document alone: methods, paths, parameters, security, framing',
   'contract-suite/property': 'the property run: requests generated from the document, each held to the judge',
+  'contract-suite/relations':
+    "the metamorphic relations: sentences of the document read as relations between the deployment's own answers (a filter narrows, folding keeps a match, paging partitions), so no verdict hangs on the data met",
   'contract-suite/cli': 'the contract command: options, the target probe, the run, causes, the report and its exit code',
   seeds: 'deterministic data: the generator (a pure function of seed and index) and data files; imports contract/ only',
   generated: 'TypeScript types of the three OpenAPI documents (`npm run gen`) and the Faker word lists; never edited by hand',

@@ -1,7 +1,8 @@
-// Checks of Detail: agreement with the lists, the id in upper case, 404 for an
-// unknown id, Prefer. Checks that need a listed client skip on an empty
-// deployment; those that need none run anyway. What idClient accepts and
-// rejects, the key and the methods are derived from openapi.yaml (derived/).
+// Checks of Detail: agreement with the lists, 404 for an unknown id, Prefer.
+// Checks that need a listed client skip on an empty deployment; those that
+// need none run anyway. The id in upper case is a relation (relations/); what
+// idClient accepts and rejects, the key and the methods are derived from
+// openapi.yaml (derived/).
 import { isDeepStrictEqual } from 'node:util';
 import type { ClientDetail } from '../../contract/wire-types';
 import { expectPreferred, operationPaths, UNKNOWN_ID, type Define } from '../kit/context';
@@ -50,19 +51,6 @@ export function detailChecks(check: Define, contract: SpecContract): void {
       }
     },
     ['detail.agrees-with-list', 'detail.id'],
-  );
-  check(
-    'getClientDetail',
-    'GET /Client/Detail/{idClient} → the id in upper case finds the same client',
-    async (context) => {
-      const id = (await context.someClient('no id to write in upper case')).IdClient;
-
-      const exchange = await context.get(detail(id.toUpperCase()));
-
-      context.expectStatus(exchange, 200);
-      context.expect((exchange.json as ClientDetail).IdClient === id, exchange, 'another client came back', 'check.uuid-case');
-    },
-    ['check.uuid-case'],
   );
   check(
     'getClientDetail',

@@ -55,7 +55,7 @@ export function diagnosticsChecks(check: Define, contract: SpecContract): void {
     async (context) => {
       const exchanges = [await context.get(PATHS.exception, 'valid'), await context.get(PATHS.exception, 'none')];
 
-      for (const exchange of exchanges) context.expectError(exchange, 500, 'TEST_EXCEPTION');
+      for (const exchange of exchanges) context.expectError(exchange, 500, 'TEST_EXCEPTION', 'check.exception');
     },
     ['check.exception'],
   );
@@ -69,6 +69,7 @@ export function diagnosticsChecks(check: Define, contract: SpecContract): void {
         exchange,
         500,
         (exchange.json as { Code?: string } | undefined)?.Code === 'TEST_EXCEPTION' ? 'TEST_EXCEPTION' : 'INTERNAL_ERROR',
+        'check.prefer',
       );
       if (body.Code === 'TEST_EXCEPTION') context.preferIgnored.add('exception');
     },

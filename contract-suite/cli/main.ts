@@ -25,6 +25,7 @@ import { parseBaseUrl, parseOptions, USAGE } from './options';
 import { probeTarget } from './probe';
 import { junitOf, summaryOf } from './report';
 import { runSuite } from './run';
+import { relationsText } from '../relations';
 
 export { EXIT, USAGE, exitCodeOf, junitOf, parseBaseUrl, runSuite, summaryOf };
 export { groupCauses } from './causes';
@@ -73,6 +74,10 @@ export async function runContractCli(
       } catch (error) {
         throw new StartError(`--spec ${(error as Error).message.split('\n')[0]}`);
       }
+    }
+    if (options.listRelations) {
+      out(relationsText(contract));
+      return EXIT.pass;
     }
     let baseUrl: string;
     let description: string;

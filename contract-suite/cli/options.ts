@@ -32,6 +32,8 @@ export const USAGE = `Usage: client-records-mock contract [--base-url URL] [opti
                         skipped checks, coverage totals and the verdict: what a CI log can carry)
   --coverage-out FILE   write the coverage report (client-records-coverage/1): FILE.json, .xml (JUnit) or .html;
                         repeat the option for several
+  --list-relations      print the metamorphic relations the suite checks, each with the sentences of the document
+                        in use it stands on, and exit (nothing is sent)
   -h, --help            this text
 
 Exit codes:
@@ -57,6 +59,8 @@ export interface Options {
   control: boolean;
   /** --summary / --verbose: how much the run prints. */
   detail: Detail;
+  /** --list-relations: print the relations and their sentences, run nothing. */
+  listRelations: boolean;
 }
 
 function positiveInteger(name: string, text: string | undefined, fallback: number, min: number): number {
@@ -85,6 +89,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
         control: { type: 'boolean' },
         summary: { type: 'boolean' },
         verbose: { type: 'boolean' },
+        'list-relations': { type: 'boolean' },
         junit: { type: 'string' },
         'coverage-out': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
@@ -113,6 +118,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
     coverageOut: values['coverage-out'] ?? [],
     control: values.control ?? false,
     detail: values.summary ? 'summary' : values.verbose ? 'verbose' : 'default',
+    listRelations: values['list-relations'] ?? false,
   };
 }
 

@@ -49,7 +49,7 @@ export async function runSuite(
       target.onExchange?.(exchange);
     },
   };
-  const context = new CheckContext(recorded, options.origin, { contract });
+  const context = new CheckContext(recorded, options.origin, { contract, seed: options.seed });
   const results: RunResult[] = [];
   const checks: ContractCheck[] = contractChecks(contract, options.control ? withControlChecks(options.groups) : options.groups, {
     strictHttp: options.strictHttp,

@@ -87,7 +87,7 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
           const exchange = await context.send({ method, path, key });
 
           // RFC 9112 §3.2.3: a CONNECT's target is host:port; closing is a refusal (bytes that are no HTTP answer are not).
-          if (exchange.status === 0 && exchange.bytes.length === 0) return;
+          if (exchange.status === 0 && exchange.bytes.length === 0) return context.held('request.method');
           context.expect(exchange.status !== 0, exchange, `expected ${answer}, got ${describeStatus(exchange)}`, 'response.status');
           if (fromHttpLayer(exchange)) return expectRefusedByFront(context, exchange, [notAllowed.status, 400], answer);
           if (exchange.status !== 400) return expectNotAllowed(context, exchange, notAllowed, declared);
@@ -100,7 +100,8 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
             'response.schema',
           );
         },
-        ['request.method'],
+        // response.status: a front's own refusal is held to its status alone (expectRefusedByFront).
+        ['request.method', 'response.status'],
       );
       continue;
     }
@@ -122,7 +123,7 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
             'response.media-type',
           );
       },
-      method === 'HEAD' ? ['request.method', 'check.head-no-content'] : ['request.method'],
+      method === 'HEAD' ? ['request.method', 'check.head-no-content'] : ['request.method', 'response.status'],
     );
   }
 

@@ -385,7 +385,8 @@ export function undocumentedNames(contract: SpecContract, operation: SpecOperati
 function caseRules(c: KeywordCase): RuleId[] {
   if (c.keyword === 'given twice') return ['request.repeated', 'error.message'];
   if (c.sameAsEncoded) return ['request.value', 'check.allow-reserved'];
-  return c.rejected.length > 0 ? ['request.value', 'error.message'] : ['request.value'];
+  // response.status: a front's own refusal of a value it cannot decode is held to its status alone (expectRefusedByFront).
+  return c.rejected.length > 0 ? ['request.value', 'error.message', 'response.status'] : ['request.value'];
 }
 
 /** Every operation × every parameter × every keyword, and the undocumented query parameters of each operation. */

@@ -5,6 +5,7 @@
 // applies), and the helpers that turn a broken rule into a ContractViolation
 // naming the exchange and a curl line that reproduces it, or a check whose
 // precondition the data does not meet into a CheckSkipped with its reason.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { OperationId } from '../../contract/operations';
 import type { ClientExtended, ErrorCode, ErrorDto } from '../../contract/wire-types';
 import { describeExchange, requestHeaders, requestPath, send, toCurl } from './http';
@@ -20,6 +21,7 @@ import {
 } from '../../contract/judge';
 import { listViolations, queryString, totalCount, type ListQuery, type PageBody } from './semantics';
 import { specContract, type SpecContract } from '../../contract/spec-contract';
+import { DEFAULT_SEED, seededSample } from './sampling';
 import type { Target } from './target';
 
 /** What a check is about: an operation of openapi.yaml, a rule that spans them, or the mock's control API (--control). */
@@ -41,7 +43,10 @@ export function testExceptionMessage(contract: SpecContract = specContract()): s
 }
 /** A well-formed uuid (v4 layout) that the checks assume no deployment has: the checks verify that it is not in the lists. */
 export const UNKNOWN_ID = 'c0ffee00-dead-4bad-8bad-0123456789ab';
-/** The full walk's bound: 50 pages of 100 (5,000 clients) in full; above that the first and the last 25 pages. */
+/**
+ * The full walk's bound: 50 pages of 100 (5,000 clients) in full; above that the first 25 pages, the last, and
+ * 24 others drawn with the run's seed.
+ */
 export const FULL_WALK_PAGES = 50;
 
 export interface WalkedPage {
@@ -99,11 +104,49 @@ export class CheckSkipped extends Error {
   }
 }
 
+/**
+ * What one check evaluated while it ran: the rules applied by the judge to the
+ * exchanges it had judged, the rules its own assertions named, and how many of
+ * its own assertions named none.
+ */
+export interface Evaluated {
+  rules: Set<string>;
+  unnamed: number;
+}
+
+/**
+ * The ledger of the check running in this async flow: checks run at once on one
+ * context (tests do) each note into their own, whatever they await.
+ */
+const ledgers = new AsyncLocalStorage<Evaluated>();
+
+/** Runs `run` (one check), noting what it evaluates; rejects with what it throws. */
+export async function noting(run: () => Promise<void>): Promise<Evaluated> {
+  const ledger: Evaluated = { rules: new Set(), unnamed: 0 };
+  await ledgers.run(ledger, run);
+  return ledger;
+}
+
+/**
+ * The run's applied rules (the sentence table's coverage), which also tells the
+ * check running in this async flow which rules were applied during it. A Set, so
+ * the judge takes it as its `applied` option wherever a check or the property
+ * run hands it over.
+ */
+class AppliedRules extends Set<string> {
+  override add(rule: string): this {
+    ledgers.getStore()?.rules.add(rule);
+    return super.add(rule);
+  }
+}
+
 export interface CheckContextOptions {
   /** The contract the run judges against (default: the bundled openapi.yaml). */
   contract?: SpecContract;
   /** What the judge remembers across exchanges (default: a fresh bounded memory). */
   memory?: ExchangeMemory;
+  /** The run's seed, for the samples drawn above a check's bound (default DEFAULT_SEED). */
+  seed?: number;
 }
 
 /** The judge's input for a request the suite sent: the headers as sent, and whether the key is one the deployment accepts. */
@@ -137,11 +180,13 @@ export class CheckContext {
   /** What the judge remembers across this run's exchanges (list rows, so a Detail is held to them). */
   readonly memory: ExchangeMemory;
   /** Ids of the judge's rules applied to at least one exchange of this run (the sentence table's coverage). */
-  readonly applied = new Set<string>();
+  readonly applied: Set<string> = new AppliedRules();
   /** The checks skipped so far, with their reasons (the coverage check reads them). */
   readonly skipped: { name: string; reason: string }[] = [];
   /** The names of the checks that failed so far (the coverage check reads them: a status they would have reached is their consequence). */
   readonly failed: string[] = [];
+  /** The run's seed: what the samples above a check's bound are drawn with (sampling.ts). */
+  readonly seed: number;
   /** The Origin the CORS checks send. */
   readonly origin: string;
   /** True when the user named the Origin (--origin): a missing Access-Control-Allow-Origin is then a failure, else a skip. */
@@ -158,6 +203,7 @@ export class CheckContext {
     this.contract = options.contract ?? specContract();
     this.paths = operationPaths(this.contract);
     this.memory = options.memory ?? new ExchangeMemory();
+    this.seed = options.seed ?? DEFAULT_SEED;
     this.origin = origin ?? DEFAULT_ORIGIN;
     this.originGiven = origin !== undefined;
   }
@@ -166,6 +212,13 @@ export class CheckContext {
   get maxPageSize(): number {
     const parameter = this.contract.operation('getClientsExtended').parameters.find((p) => p.name === 'pageSize');
     return typeof parameter?.schema.maximum === 'number' ? parameter.schema.maximum : 100;
+  }
+
+  /** Notes one assertion of the running check (its rule, when it names one) as evaluated. */
+  private asserted(rule: RuleId | undefined): void {
+    const ledger = ledgers.getStore();
+    if (ledger && rule === undefined) ledger.unnamed += 1;
+    else ledger?.rules.add(rule!);
   }
 
   /** Ends the check as skipped: its precondition is not met by the deployment's data. Never a failure. */
@@ -236,29 +289,53 @@ export class CheckContext {
    * where (a header name, a field), so failures of one fault group under one cause, the judge's included.
    */
   fail(exchange: Exchange, message: string, rule?: RuleId, place?: string): never {
+    this.asserted(rule);
     throw this.violation(exchange, message, rule, place);
   }
 
+  /**
+   * The check found its rule held by an answer it takes as it is, with nothing left to compare (a refusal by
+   * closing the connection): an assertion that came out true, so the check did assert something.
+   */
+  held(rule: RuleId): void {
+    this.asserted(rule);
+  }
+
+  /** An assertion of the check's own over what the whole run has seen, with no one exchange to show (the coverage check). */
+  expectOfRun(condition: boolean, message: string, rule: RuleId): void {
+    this.asserted(rule);
+    if (condition) return;
+    const error = new ContractViolation(message);
+    error.rule = rule;
+    throw error;
+  }
+
+  /** An assertion of the check's own: evaluated (so the check asserted something) whichever way it comes out; `place` as for fail. */
   expect(condition: boolean, exchange: Exchange, message: string, rule?: RuleId, place?: string): void {
-    if (!condition) this.fail(exchange, message, rule, place);
+    this.asserted(rule);
+    if (!condition) throw this.violation(exchange, message, rule, place);
   }
 
-  expectStatus(exchange: Exchange, status: number): void {
-    this.expect(exchange.status === status, exchange, `expected status ${status}, got ${exchange.status}`, 'response.status');
+  /** The status; `rule` names the check's own rule when the status is what it asserts (default response.status). */
+  expectStatus(exchange: Exchange, status: number, rule: RuleId = 'response.status'): void {
+    this.expect(exchange.status === status, exchange, `expected status ${status}, got ${exchange.status}`, rule);
   }
 
-  /** The status and the ErrorDto Code (the body's shape is already checked against the spec). */
-  expectError(exchange: Exchange, status: number, code: ErrorCode): ErrorDto {
-    this.expectStatus(exchange, status);
+  /**
+   * The status and the ErrorDto Code (the body's shape is already checked against the spec); `rule` names the
+   * check's own rule when that answer is what it asserts (default response.status and error.code).
+   */
+  expectError(exchange: Exchange, status: number, code: ErrorCode, rule?: RuleId): ErrorDto {
+    this.expectStatus(exchange, status, rule);
     const body = exchange.json as ErrorDto;
-    this.expect(body?.Code === code, exchange, `expected Code ${code}, got ${String(body?.Code)}`, 'error.code');
+    this.expect(body?.Code === code, exchange, `expected Code ${code}, got ${String(body?.Code)}`, rule ?? 'error.code');
     return body;
   }
 
   /** A 200 that keeps the list rules for the request it answers (the judge's list, filter and record rules). */
   expectList(exchange: Exchange, query: ListQuery): void {
     this.expectStatus(exchange, 200);
-    const problems = listViolations(exchange, query, this.contract);
+    const problems = listViolations(exchange, query, this.contract, this.applied);
     if (problems.length > 0) this.fail(exchange, `the list breaks the paging or filter rules:\n    ${problems.join('\n    ')}`);
   }
 
@@ -287,8 +364,10 @@ export class CheckContext {
 
   /**
    * The unfiltered list at pageSize 100, every page up to FULL_WALK_PAGES
-   * pages; beyond that the first and the last FULL_WALK_PAGES / 2 pages, so a
-   * run against a million clients still sends a bounded number of requests.
+   * pages; beyond that the first FULL_WALK_PAGES / 2 pages, the last, and
+   * others drawn with the run's seed (the same for every list of one length),
+   * so a run against a million clients still sends a bounded number of
+   * requests, and another seed reads other pages.
    */
   fullWalk(path: string): Promise<FullWalk> {
     let walk = this.fullWalks.get(path);
@@ -311,12 +390,12 @@ export class CheckContext {
     const total = await fetchPage(1);
     const last = Math.max(1, Math.ceil(total / this.maxPageSize));
     const complete = last <= FULL_WALK_PAGES;
-    const wanted = complete
-      ? Array.from({ length: last - 1 }, (_, i) => i + 2)
-      : [
-          ...Array.from({ length: FULL_WALK_PAGES / 2 - 1 }, (_, i) => i + 2),
-          ...Array.from({ length: FULL_WALK_PAGES / 2 }, (_, i) => last - FULL_WALK_PAGES / 2 + 1 + i),
-        ];
+    const start = complete ? last : FULL_WALK_PAGES / 2;
+    const middle = Array.from({ length: complete ? 0 : last - start - 1 }, (_, i) => start + 1 + i);
+    const wanted = [
+      ...Array.from({ length: start - 1 }, (_, i) => i + 2),
+      ...(complete ? [] : [...seededSample(middle, FULL_WALK_PAGES - start - 1, this.seed), last]),
+    ];
     for (const page of wanted) await fetchPage(page);
     return { total, pages, complete };
   }
@@ -402,7 +481,7 @@ export async function expectPreferred(
   const plain = await context.get(path, key);
   const steered = await context.get(path, key, { Prefer: `code=${status}` });
   if (steered.status === status) {
-    context.expectError(steered, status, code);
+    context.expectError(steered, status, code, 'check.prefer');
   } else {
     context.expect(
       steered.status === plain.status,

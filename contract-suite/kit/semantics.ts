@@ -63,9 +63,14 @@ const LIST_RULES = /^(list|filter|record)\./;
  * Everything a 200 list answer breaks of the paging, Link, order, filter and
  * in-record rules, as messages, judged against the request it answers (the
  * `query` argument is kept for callers; the request's own query is what counts).
- * The credential is taken as accepted: a 200 says it was.
+ * The credential is taken as accepted: a 200 says it was. `applied` collects the rules the judge applied.
  */
-export function listViolations(exchange: Exchange, _query: ListQuery, contract: SpecContract = specContract()): string[] {
+export function listViolations(
+  exchange: Exchange,
+  _query: ListQuery,
+  contract: SpecContract = specContract(),
+  applied?: Set<string>,
+): string[] {
   const pathname = new URL(exchange.request.path, 'http://base.invalid').pathname;
   const operation = contract.findOperation(pathname)?.operation;
   const credentials = Object.fromEntries((operation?.credentials ?? []).filter((c) => c.in === 'header').map((c) => [c.name, 'accepted']));
@@ -76,7 +81,7 @@ export function listViolations(exchange: Exchange, _query: ListQuery, contract: 
     url: exchange.url,
     keyAccepted: true,
   });
-  return judgeResponse(contract, judged, exchange)
+  return judgeResponse(contract, judged, exchange, undefined, { applied })
     .filter((violation) => LIST_RULES.test(violation.rule))
     .map((violation) => `${violation.rule}: expected ${violation.expected}; got ${violation.actual}`)
     .slice(0, 5);

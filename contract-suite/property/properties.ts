@@ -5,12 +5,48 @@
 // curl line; `seed` replays a run.
 import fc from 'fast-check';
 import { ContractViolation, type CheckContext, type Sample } from '../kit/context';
-import { requestArbitrary, type GeneratedRequest } from './generators';
+import { LISTED_RECORD_WEIGHT, operationWeight, recordOperations, requestArbitrary, type GeneratedRequest } from './generators';
+import type { SpecContract } from '../../contract/spec-contract';
 import { toCurl, TransportError } from '../kit/http';
 import { judgeResponse, type Violation } from '../../contract/judge';
+import { DEFAULT_SEED } from '../kit/sampling';
 
-export const DEFAULT_SEED = 20260101;
+export { DEFAULT_SEED };
+/**
+ * The default run's size. Besides every operation's requests it asks for the Detail of listed clients, drawn
+ * uniformly from the full walk's (requestArbitrary's listed records): with the weights of generators.ts a request
+ * is one of those with probability s = 3/17 (the five operations weigh 1 + 1 + 3 + 7 + 2 = 14, the listed records
+ * 3), so a Detail that disagrees with its list row for a share f = 1/30 of the clients escapes all 1,200 requests
+ * with probability (1 - s·f)^1200 = (1 - 1/170)^1200 ≈ e^-7.08 ≈ 0.08 %: it is found with probability 99.92 %
+ * (detectionProbability; tests/contract/sampling.test.ts holds it to 99 % and shows it on a backend).
+ */
 export const DEFAULT_RUNS = 1200;
+
+/** The share of a run's requests that ask for the Detail of one listed client (a lower bound: the Detail operation's own known ids are not counted). */
+export function listedRecordShare(contract: SpecContract): number {
+  const operations = contract.operations.reduce((sum, operation) => sum + operationWeight(operation), 0);
+  const records = recordOperations(contract).length;
+  return records === 0 ? 0 : LISTED_RECORD_WEIGHT / (operations + records * LISTED_RECORD_WEIGHT);
+}
+
+/**
+ * The probability that `runs` generated requests find a Detail that disagrees with its list row for a share
+ * `faulty` of the clients (each listed Detail is one independent uniform draw): 1 - (1 - share · faulty)^runs.
+ */
+export function detectionProbability(contract: SpecContract, faulty: number, runs = DEFAULT_RUNS): number {
+  return 1 - (1 - listedRecordShare(contract) * faulty) ** runs;
+}
+
+/**
+ * The ids of the full walk's clients whose Extended row the judge remembers: the records a generated Detail is
+ * held to (up to the full walk's bound; its pages are already read when the checks ran before).
+ */
+async function listedIds(context: CheckContext): Promise<string[]> {
+  const walk = await context.fullWalk(context.paths.getClientsExtended);
+  return walk.pages
+    .flatMap((page) => page.items.map((client) => client.IdClient))
+    .filter((id) => context.memory.recall(id)?.extended !== undefined);
+}
 
 /** What one generated request may take at most on average, when no rate is set (a slow remote answers in well under this). */
 const BUDGET_PER_REQUEST_MS = 100;
@@ -55,8 +91,10 @@ export async function runProperties(
   limitMs = propertyTimeLimitMs(runs, context.target.maxRate),
 ): Promise<PropertyOutcome> {
   let sample: Sample;
+  let listed: string[];
   try {
     sample = await context.sample();
+    listed = await listedIds(context);
   } catch (thrown) {
     // The lists the values come from broke the contract (or could not be read): the run cannot start, and says why.
     const outcome: PropertyOutcome = { seed, runs: 0, requests: 0, valid: 0, invalid: 0, statuses: [] };
@@ -69,7 +107,7 @@ export async function runProperties(
     else outcome.suiteBug = `discovering the deployment's lists threw ${thrown instanceof Error ? thrown.message : String(thrown)}`;
     return outcome;
   }
-  const arbitrary = requestArbitrary(context.contract, sample);
+  const arbitrary = requestArbitrary(context.contract, sample, listed);
   let requests = 0;
   let valid = 0;
   const statuses = new Map<number, number>();

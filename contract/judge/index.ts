@@ -4,7 +4,18 @@
 // the answer it got, as plain values. Each rule family has its own file (request.ts, response.ts, body.ts,
 // error-rules.ts, cors.ts, lists.ts, links.ts, filters.ts, records.ts, detail.ts, agreement.ts); rules.ts is the
 // catalogue of every rule id, the checks' included, and sentences.ts maps them to the sentences of openapi.yaml.
-export { CHECK_RULES, CONTROL_RULES, isRule, JUDGE_RULES, RULES, type CheckRule, type JudgeRule, type RuleId } from './rules';
+export {
+  CHECK_RULES,
+  CONTROL_RULES,
+  RELATION_RULES,
+  isRule,
+  JUDGE_RULES,
+  RULES,
+  type CheckRule,
+  type JudgeRule,
+  type RelationRule,
+  type RuleId,
+} from './rules';
 export type { JudgedExchange, JudgedRequestInput, JudgeOptions, RequestJudgement, Side, Violation } from './types';
 export { headerOf, listOf, type HeaderBag, type HeaderValue } from './headers';
 export { parseQuery } from './query';

@@ -68,26 +68,22 @@ export const CHECK_RULES = {
   'check.key-elsewhere': 'the key sent anywhere but the X-Api-Key header (query, cookie, Authorization) does not let a request in',
   'check.past-end': 'a page past the end is 200 with no Results, echoing Page and PageSize',
   'check.total': 'X-Total-Count is the same on every page of one query and counts every client the pages hold',
-  'check.tiling': 'pages of any size tile the list: the same clients in the same order, none twice, none missing',
   'check.link-follow': "following a page's Link targets gives the pages they name",
   'check.link-length': 'the Link header of the longest documented query stays within the documented length',
   'check.order': 'the whole list is in the documented order across pages',
   'check.walk-unique': 'no client appears twice across the pages of one list',
   'check.simple-extended': 'Simple and Extended list the same clients in the same order with the same basic fields',
-  'check.active-partition': 'active=true and active=false together give every client exactly once',
   'check.filter-and': 'filters given together give the intersection of what each gives alone',
   'check.filter-ids': 'idStaff and idLocation give exactly the clients of that staff member or location',
   'check.unknown-id': 'an unknown uuid in a filter gives 200 with no results',
-  'check.uuid-case': 'a uuid in a path or a filter is matched whatever the case of its hexadecimal digits',
   'check.filter-text': 'filter finds every client whose FullName, PersonalId, Email or Phone contains the term',
   'check.filter-complete': 'filter finds every client of the whole list that matches the term, not only some',
-  'check.filter-folding': 'filter matches with the documented case and accent folding (the folding table included)',
+  'check.filter-folding': 'filter finds every client a folded, upper-cased term matches (case and accent folding)',
   'check.filter-fields': 'filter searches FullName, PersonalId, Email and Phone, and no other field',
   'check.filter-phone-digits': 'a term of digits matches Phone ignoring spaces, dashes and brackets',
-  'check.filter-white-space': 'filter is trimmed, and any White_Space character inside it counts as a space',
+  'check.filter-white-space': 'a character without the White_Space property (U+FEFF) inside a term is no space',
   'check.filter-plain-text': '`+` and `%20` both mean a space, and reserved characters are plain text',
   'check.filter-none': 'a term no client matches gives 200 with no results and X-Total-Count 0',
-  'check.filter-blank': 'an empty or blank filter is no filter',
   'check.allow-reserved': 'reserved characters sent unencoded in filter are plain text, as allowReserved says',
   'check.detail-not-found': 'an unknown id is 404 CLIENT_NOT_FOUND naming the id',
   'check.cors': 'an accepted Origin is allowed on every operation, with the paging headers exposed',
@@ -115,13 +111,35 @@ export const CONTROL_RULES = {
   'control.headers': 'a bad X-Mock-Session or X-Mock-Scenario is 400 naming the header',
 } as const;
 
-export type CheckRule = keyof typeof CHECK_RULES | keyof typeof CONTROL_RULES;
+/**
+ * The metamorphic relations' rules (contract-suite/relations/): what two or more answers of the deployment must
+ * have in common, as a sentence of openapi.yaml implies, whatever data it holds (none included).
+ */
+export const RELATION_RULES = {
+  'relation.fold-row': 'a term with a letter of the folding table finds exactly the clients the term with its replacement finds',
+  'relation.case': 'a term in another case form finds exactly the clients the term as written finds',
+  'relation.accents': 'a term with combining marks finds exactly the clients the term without them finds',
+  'relation.white-space': 'any White_Space character, or a run of them, inside a term finds exactly what one space finds',
+  'relation.trim': 'White_Space around a term finds exactly what the term alone finds',
+  'relation.blank': 'an empty or blank filter finds exactly the clients of no filter',
+  'relation.plus-space': '`+` and `%20` in a filter find exactly the same clients',
+  'relation.digits':
+    'a digit term with brackets, spaces and dashes finds exactly the phones its bare digits find (by the phone-digit rule)',
+  'relation.uuid-case': 'a uuid in upper or mixed case selects exactly the clients it selects in lower case',
+  'relation.tiling': 'pages of one size tile into exactly the list pages of another size give',
+  'relation.intersection': 'filters given together find exactly the clients each finds alone, all of them',
+  'relation.active-partition': 'active=true and active=false together give every client of the same query exactly once',
+} as const;
+
+export type RelationRule = keyof typeof RELATION_RULES;
+
+export type CheckRule = keyof typeof CHECK_RULES | keyof typeof CONTROL_RULES | RelationRule;
 
 /** Any rule id of the catalogue. */
 export type RuleId = JudgeRule | CheckRule;
 
 /** Every rule id of the contract, the judge's and the checks', with what it holds. */
-export const RULES: Readonly<Record<RuleId, string>> = { ...JUDGE_RULES, ...CHECK_RULES, ...CONTROL_RULES };
+export const RULES: Readonly<Record<RuleId, string>> = { ...JUDGE_RULES, ...CHECK_RULES, ...CONTROL_RULES, ...RELATION_RULES };
 
 /** Whether an id is one of the catalogue (a check naming an id outside it is a bug of the suite). */
 export function isRule(id: string): id is RuleId {

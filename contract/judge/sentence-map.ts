@@ -50,13 +50,13 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
     reason: "A default of our mock's configuration, not of the API: the runner takes the deployment's key with --api-key.",
   },
   // `page` is an integer from 1 (default 1); `pageSize` an integer from 1 to 100 (default 25), written in decimal…
-  'info#lists-paging-order:page-is-an-integer-1fcdfe': { rules: ['request.value', 'list.echo'] },
+  'info#lists-paging-order:page-is-an-integer-1fcdfe': { rules: ['request.value', 'list.echo', 'relation.tiling'] },
   // Any other value (0, negative, a fraction, not a number, another spelling such as `1e1` or `0x10`, empty, abo…
   'info#lists-paging-order:any-other-value-0-00cd10': { rules: ['request.value', 'response.status', 'error.message'] },
   // A page past the end is `200` with an empty `Results` array; `Page` and `PageSize` always echo the request.
   'info#lists-paging-order:a-page-past-the-71671f': { rules: ['check.past-end', 'list.echo', 'list.total'] },
   // Clients are ordered by `FullName` (case- and accent-insensitive, English collation: the Unicode Collation A…
-  'info#lists-paging-order:clients-are-ordered-by-eaf1e8': { rules: ['list.order', 'check.order'] },
+  'info#lists-paging-order:clients-are-ordered-by-eaf1e8': { rules: ['list.order', 'check.order', 'relation.tiling'] },
   // `Simple` and `Extended` use the same order, so a client has the same position in both.
   'info#lists-paging-order:simple-and-extended-use-4b2ed0': { rules: ['check.simple-extended', 'list.rows-agree'] },
   // The body is exactly `{Page, PageSize, Results}`.
@@ -166,42 +166,60 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   'getClientsExtended:a-page-of-clients-c6cb42': { rules: ['response.schema', 'check.simple-extended'] },
   // All given filters combine with AND; `X-Total-Count` counts the clients that match them all.
   'getClientsExtended:all-given-filters-combine-8c590c': {
-    rules: ['check.filter-and', 'filter.active', 'filter.staff', 'filter.location', 'filter.text'],
+    rules: ['check.filter-and', 'relation.intersection', 'filter.active', 'filter.staff', 'filter.location', 'filter.text'],
   },
   // `true` keeps active clients only, `false` inactive clients only.
-  'getClientsExtended.param.active:true-keeps-active-clients-8706c8': { rules: ['filter.active', 'check.active-partition'] },
+  'getClientsExtended.param.active:true-keeps-active-clients-8706c8': { rules: ['filter.active', 'relation.active-partition'] },
   // Any other value is `400`.
   'getClientsExtended.param.active:any-other-value-is-487d88': { rules: ['request.value'] },
   // Full-text search.
   'getClientsExtended.param.filter:full-text-search-c66686': { rules: ['filter.text'] },
   // Trimmed; empty means no filter; inside the term every run of white space counts as one space.
-  'getClientsExtended.param.filter:trimmed-empty-means-no-24b44a': { rules: ['check.filter-blank', 'filter.text'] },
+  'getClientsExtended.param.filter:trimmed-empty-means-no-24b44a': {
+    rules: ['relation.blank', 'relation.trim', 'relation.white-space', 'filter.text'],
+  },
   // White space is exactly the characters with the Unicode `White_Space` property (U+0009 to U+000D, U+0020, U+…
-  'getClientsExtended.param.filter:white-space-is-exactly-f2a05c': { rules: ['check.filter-white-space', 'filter.text'] },
+  'getClientsExtended.param.filter:white-space-is-exactly-f2a05c': {
+    rules: ['relation.white-space', 'relation.trim', 'check.filter-white-space', 'filter.text'],
+  },
   // A client matches when the folded term is a substring of the folded `FullName`, `PersonalId`, `Email` or `Ph…
   'getClientsExtended.param.filter:a-client-matches-when-41d347': {
-    rules: ['filter.text', 'check.filter-complete', 'check.filter-fields'],
+    rules: [
+      'filter.text',
+      'check.filter-complete',
+      'check.filter-fields',
+      'relation.fold-row',
+      'relation.case',
+      'relation.accents',
+      'relation.white-space',
+    ],
   },
   // Folding is exactly: Unicode canonical decomposition (NFD), every combining mark (category M) removed, lower…
-  'getClientsExtended.param.filter:folding-is-exactly-unicode-44cb00': { rules: ['check.filter-folding', 'filter.text'] },
+  'getClientsExtended.param.filter:folding-is-exactly-unicode-44cb00': {
+    rules: ['relation.fold-row', 'relation.case', 'relation.accents', 'check.filter-folding', 'filter.text'],
+  },
   // So `asa` finds `Åsa` and `YILDIZ` finds `Yıldız`; any other letter (e.g. `ŋ`, `ħ`, `ə`) matches only itself…
-  'getClientsExtended.param.filter:so-asa-finds-asa-919efd': { rules: ['check.filter-folding', 'check.filter-fields', 'filter.text'] },
+  'getClientsExtended.param.filter:so-asa-finds-asa-919efd': {
+    rules: ['relation.case', 'relation.accents', 'check.filter-folding', 'check.filter-fields', 'filter.text'],
+  },
   // A term made only of digits, spaces, `+`, `-` and brackets, with at least one digit, also matches when its d…
-  'getClientsExtended.param.filter:a-term-made-only-e3368f': { rules: ['check.filter-phone-digits', 'filter.text'] },
+  'getClientsExtended.param.filter:a-term-made-only-e3368f': { rules: ['relation.digits', 'check.filter-phone-digits', 'filter.text'] },
   // Every character is plain text: `+` and `%20` both mean a space; `O'Brien`, `@`, `/`, `(` and `,` need no es…
-  'getClientsExtended.param.filter:every-character-is-plain-396e7d': { rules: ['check.filter-plain-text', 'check.allow-reserved'] },
+  'getClientsExtended.param.filter:every-character-is-plain-396e7d': {
+    rules: ['relation.plus-space', 'check.filter-plain-text', 'check.allow-reserved'],
+  },
   // Only clients assigned to this staff member.
   'getClientsExtended.param.idStaff:only-clients-assigned-to-f3eed6': { rules: ['filter.staff', 'check.filter-ids'] },
   // An unknown uuid matches no client.
   'getClientsExtended.param.idStaff:an-unknown-uuid-matches-cba421': { rules: ['check.unknown-id'] },
   // Uuids are compared case-insensitively (RFC 9562 §4: UUIDs are case-insensitive on input), so the same uuid …
-  'getClientsExtended.param.idStaff:uuids-are-compared-case-7b4d6b': { rules: ['check.uuid-case'] },
+  'getClientsExtended.param.idStaff:uuids-are-compared-case-7b4d6b': { rules: ['relation.uuid-case'] },
   // Only clients of this location.
   'getClientsExtended.param.idLocation:only-clients-of-this-c35aa6': { rules: ['filter.location', 'check.filter-ids'] },
   // An unknown uuid matches no client.
   'getClientsExtended.param.idLocation:an-unknown-uuid-matches-cba421': { rules: ['check.unknown-id'] },
   // Uuids are compared case-insensitively (RFC 9562 §4: UUIDs are case-insensitive on input), so the same uuid …
-  'getClientsExtended.param.idLocation:uuids-are-compared-case-7b4d6b': { rules: ['check.uuid-case'] },
+  'getClientsExtended.param.idLocation:uuids-are-compared-case-7b4d6b': { rules: ['relation.uuid-case'] },
   // One page of the matching clients.
   'getClientsExtended.200:one-page-of-the-101a21': { rules: ['filter.text', 'filter.active', 'filter.staff', 'filter.location'] },
   // The first page of one client: the answer to `?pageSize=1` from the default data (SEED=1, CLIENTS=1000)
@@ -223,7 +241,7 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   // The client's `IdClient`, as returned by the lists.
   'getClientDetail.param.idClient:the-client-s-idclient-d3a87f': { rules: ['detail.id', 'detail.agrees-with-list'] },
   // Uuids are compared case-insensitively (RFC 9562 §4: UUIDs are case-insensitive on input), so the same uuid …
-  'getClientDetail.param.idClient:uuids-are-compared-case-6d82f4': { rules: ['check.uuid-case'] },
+  'getClientDetail.param.idClient:uuids-are-compared-case-6d82f4': { rules: ['relation.uuid-case'] },
   // The client.
   'getClientDetail.200:the-client-9aa955': { rules: ['detail.id'] },
   // The client of the example idClient, as the default data (SEED=1, CLIENTS=1000) holds it
@@ -304,7 +322,7 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   // return=minimal, delay=0: a preference the mock does not implement is ignored
   'param.Prefer.ignoredPreference.summary:return-minimal-delay-0-2a4fae': { reason: PREFER_EXAMPLE },
   // Number of clients matching the request, over all pages.
-  'header.X-Total-Count:number-of-clients-matching-a53e78': { rules: ['list.total', 'check.total'] },
+  'header.X-Total-Count:number-of-clients-matching-a53e78': { rules: ['list.total', 'check.total', 'relation.tiling'] },
   // RFC 8288 page links as relative references (any RFC 8288 form: one header line or several, parameters in an…
   'header.Link:rfc-8288-page-links-7c86e5': { rules: ['list.link'] },
   // With `last = max(1, ceil(X-Total-Count / pageSize))`: `first` (page 1) and `last` are always present, also …
@@ -395,7 +413,7 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   // International format with spaces, e.g. `+46 70 123 45 67`.
   'schema.Phone:international-format-with-spaces-2db965': { rules: ['response.schema'] },
   // The client's status, one of the two states of the service.
-  'schema.ClientStatus:the-client-s-status-321518': { rules: ['response.schema'] },
+  'schema.ClientStatus:the-client-s-status-321518': { rules: ['response.schema', 'relation.active-partition'] },
   // The basic fields plus personal and contact details, assigned staff, location and status.
   'schema.ClientExtended:the-basic-fields-plus-7270c2': { rules: ['response.schema'] },
   // The basic fields repeat the sections: `FullName` and `PersonalId` are those of `PersonalInfo`, `Email` and …

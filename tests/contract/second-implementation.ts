@@ -27,8 +27,14 @@
 //  9. Generated X-Request-Ids are uuid v7 too.
 // 10. Optional data shapes the spec allows (startSecondImplementation): no
 //     staff anywhere, no location anywhere, no inactive client, zero clients,
-//     20,000 clients; and a CORS origin list (unlisted origins get no CORS
-//     headers, a preflight from one a bare 204).
+//     20,000 clients, no letter of the folding table anywhere; and a CORS
+//     origin list (unlisted origins get no CORS headers, a preflight from one
+//     a bare 204).
+//
+// And, for the tests that show the suite fails a broken backend, faults it
+// can be started with (`faults`, `detailFault`): each breaks one sentence of
+// the document, most of them one metamorphic relation (contract-suite/relations/).
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import type { ClientDetail, ClientExtended, ErrorCode, PersonalInfo } from '../../contract/wire-types';
@@ -83,10 +89,33 @@ const LAST = [
 ];
 const CITIES = ['Umeå', 'Tromsø', 'Aarhus', 'Oulu', 'Reykjavík'];
 
+/**
+ * A fault of the backend, each against one sentence of openapi.yaml: `ß` matching only itself, no lower-casing,
+ * combining marks kept, JavaScript's white space (`\s`, trim(): U+0085 no space, U+FEFF one), no trimming, `+` read
+ * as a plus, the phone-digit rule only for bare digits, uuids compared as written, page n > 1 starting one client
+ * early, filters given together losing their last match, the first client neither active nor inactive.
+ */
+export type Fault =
+  | 'eszett-unfolded'
+  | 'case-sensitive'
+  | 'marks-kept'
+  | 'ecmascript-white-space'
+  | 'untrimmed'
+  | 'plus-literal'
+  | 'digits-bare-only'
+  | 'uuid-case-sensitive'
+  | 'pages-overlap'
+  | 'and-drops-last'
+  | 'active-drops-one';
+
+const NO_FAULTS: ReadonlySet<Fault> = new Set();
+
 /** The spec's folding rule (openapi.yaml, filter): NFD, marks removed, lower case, nine letters replaced. */
 const REPLACED: Record<string, string> = { ø: 'o', æ: 'ae', ß: 'ss', ł: 'l', đ: 'd', œ: 'oe', ð: 'd', þ: 'th', ı: 'i' };
-function fold(text: string): string {
-  return [...text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()].map((c) => REPLACED[c] ?? c).join('');
+function fold(text: string, faults = NO_FAULTS): string {
+  const unmarked = faults.has('marks-kept') ? text : text.normalize('NFD').replace(/\p{M}/gu, '');
+  const lower = faults.has('case-sensitive') ? unmarked : unmarked.toLowerCase();
+  return [...lower].map((c) => (c === 'ß' && faults.has('eszett-unfolded') ? c : (REPLACED[c] ?? c))).join('');
 }
 
 function luhn(text: string): number {
@@ -165,10 +194,28 @@ function makeClient(index: number, personalIds: Set<string>): ClientDetail {
 const collator = new Intl.Collator('en', { sensitivity: 'base' });
 const personalIds = new Set<string>();
 
-/** One data set: the clients in list order, and by id. */
+/** One data set: the clients in list order, and by id; the faults the backend serves it with. */
 interface Data {
   clients: ClientDetail[];
   byId: Map<string, ClientDetail>;
+  faults: ReadonlySet<Fault>;
+  /** Ids whose Detail answers a wrong Phone (detailFault). */
+  wrongDetail: ReadonlySet<string>;
+  /** Each client's searched fields as the backend folds them, made on first use (a filter of 20,000 clients folds each once). */
+  folded?: WeakMap<ClientDetail, string[]>;
+}
+
+/** FullName, PersonalId, Email and Phone folded, each on its own (openapi.yaml, filter). */
+function searched(data: Data, client: ClientDetail): string[] {
+  data.folded ??= new WeakMap();
+  let fields = data.folded.get(client);
+  if (!fields) {
+    fields = [client.PersonalInfo.FullName, client.PersonalInfo.PersonalId, client.ContactInfo.Email, client.ContactInfo.Phone].map(
+      (field) => fold(field, data.faults),
+    );
+    data.folded.set(client, fields);
+  }
+  return fields;
 }
 
 /** What the data set holds besides its size: each shape is a correct deployment the spec allows (IdStaff, IdLocation nullable; Status either). */
@@ -179,6 +226,21 @@ export interface DataShape {
   noLocation?: boolean;
   /** Every client is Active. */
   noInactive?: boolean;
+  /** No letter of the folding table anywhere (each written as its replacement, as the table folds it). */
+  noTableLetters?: boolean;
+}
+
+/** The folding table's letters and every other letter that lower-cases to one of them (Ø, ẞ, …; not I, which is i's too). */
+const TABLE_LETTERS = new RegExp(
+  `[${Array.from({ length: 0x10000 }, (_, code) => String.fromCharCode(code))
+    .filter((c) => REPLACED[c.toLowerCase()] !== undefined && !/[A-Za-z]/.test(c))
+    .join('')}]`,
+  'g',
+);
+
+/** Every letter of the folding table, and its upper case, written as the table folds it. */
+function withoutTableLetters<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value).replace(TABLE_LETTERS, (c) => REPLACED[c.toLowerCase()]!)) as T;
 }
 
 function makeData(count: number, shape: DataShape = {}): Data {
@@ -189,8 +251,9 @@ function makeData(count: number, shape: DataShape = {}): Data {
       Location: shape.noLocation ? null : c.Location,
       Status: shape.noInactive ? ('Active' as const) : c.Status,
     }))
+    .map((c) => (shape.noTableLetters ? withoutTableLetters(c) : c))
     .sort((a, b) => collator.compare(a.PersonalInfo.FullName, b.PersonalInfo.FullName) || (a.IdClient < b.IdClient ? -1 : 1));
-  return { clients, byId: new Map(clients.map((c) => [c.IdClient, c])) };
+  return { clients, byId: new Map(clients.map((c) => [c.IdClient, c])), faults: NO_FAULTS, wrongDetail: new Set() };
 }
 
 const DEFAULT_DATA = makeData(CLIENT_COUNT);
@@ -240,7 +303,7 @@ const DIGIT_TERM = /^[\d\s()+-]*\d[\d\s()+-]*$/;
 
 type Query = Map<string, string>;
 
-function parseQuery(search: string, allowed: readonly string[]): Query {
+function parseQuery(search: string, allowed: readonly string[], faults = NO_FAULTS): Query {
   const query: Query = new Map();
   for (const pair of search.replace(/^\?/, '').split('&')) {
     if (pair === '') continue;
@@ -248,7 +311,7 @@ function parseQuery(search: string, allowed: readonly string[]): Query {
     let name: string;
     let value: string;
     try {
-      const decode = (text: string) => decodeURIComponent(text.replace(/\+/g, ' '));
+      const decode = (text: string) => decodeURIComponent(faults.has('plus-literal') ? text : text.replace(/\+/g, ' '));
       name = decode(at < 0 ? pair : pair.slice(0, at));
       value = at < 0 ? '' : decode(pair.slice(at + 1));
     } catch {
@@ -293,26 +356,37 @@ function list(data: Data, pathname: string, query: Query, detailed: boolean): An
     const filter = query.get('filter');
     if (filter !== undefined && [...filter].length > 200)
       throw new Failure(400, 'VALIDATION_ERROR', 'Parameter "filter" is at most 200 characters');
-    const idStaff = uuid(query, 'idStaff')?.toLowerCase();
-    const idLocation = uuid(query, 'idLocation')?.toLowerCase();
+    const faults = data.faults;
+    const asWritten = (id: string | undefined) => (faults.has('uuid-case-sensitive') ? id : id?.toLowerCase());
+    const idStaff = asWritten(uuid(query, 'idStaff'));
+    const idLocation = asWritten(uuid(query, 'idLocation'));
     // White space is the Unicode White_Space property (openapi.yaml, filter), not JavaScript's \s or trim().
-    const term = fold((filter ?? '').replace(/^\p{White_Space}+|\p{White_Space}+$/gu, '')).replace(/\p{White_Space}+/gu, ' ');
-    const termDigits = DIGIT_TERM.test(term) ? term.replace(/\D/g, '') : undefined;
+    const [edges, runs] = faults.has('ecmascript-white-space')
+      ? [/^\s+|\s+$/g, /\s+/g]
+      : [/^\p{White_Space}+|\p{White_Space}+$/gu, /\p{White_Space}+/gu];
+    const term = fold(faults.has('untrimmed') ? (filter ?? '') : (filter ?? '').replace(edges, ''), faults).replace(runs, ' ');
+    const digitTerm = faults.has('digits-bare-only') ? /^\d+$/ : DIGIT_TERM;
+    const termDigits = digitTerm.test(term) ? term.replace(/\D/g, '') : undefined;
+    const dropped = faults.has('active-drops-one') && active !== undefined ? data.clients[0] : undefined;
     clients = clients.filter(
       (c) =>
+        c !== dropped &&
         (active === undefined || (c.Status === 'Active') === (active === 'true')) &&
         (idStaff === undefined || c.Staff?.IdStaff === idStaff) &&
         (idLocation === undefined || c.Location?.IdLocation === idLocation) &&
         (term === '' ||
-          [c.PersonalInfo.FullName, c.PersonalInfo.PersonalId, c.ContactInfo.Email, c.ContactInfo.Phone].some((f) =>
-            fold(f).includes(term),
-          ) ||
+          searched(data, c).some((field) => field.includes(term)) ||
           (termDigits !== undefined && c.ContactInfo.Phone.replace(/\D/g, '').includes(termDigits))),
     );
+    const given = [active, filter, idStaff, idLocation].filter((value) => value !== undefined).length;
+    if (faults.has('and-drops-last') && given > 1) clients = clients.slice(0, -1);
   }
   const total = clients.length;
   const last = Math.max(1, Math.ceil(total / pageSize));
-  const results = clients.slice((page - 1) * pageSize, page * pageSize).map((c) => {
+  // pages-overlap: page n > 1 starts one client early, each page as long as it should be.
+  const start = (page - 1) * pageSize - (data.faults.has('pages-overlap') && page > 1 ? 1 : 0);
+  const length = Math.max(0, Math.min(pageSize, total - (page - 1) * pageSize));
+  const results = clients.slice(start, start + length).map((c) => {
     const e = extended(c);
     return detailed ? e : { IdClient: e.IdClient, FullName: e.FullName, PersonalId: e.PersonalId, Phone: e.Phone, Email: e.Email };
   });
@@ -350,9 +424,9 @@ function route(data: Data, method: string, pathname: string, search: string, key
     parseQuery(search, []);
     throw new Failure(500, 'TEST_EXCEPTION', 'This is a test exception from /Exception endpoint');
   }
-  if (known[3] === 'Simple') return list(data, pathname, parseQuery(search, ['page', 'pageSize']), false);
+  if (known[3] === 'Simple') return list(data, pathname, parseQuery(search, ['page', 'pageSize'], data.faults), false);
   if (known[3] === 'Extended')
-    return list(data, pathname, parseQuery(search, ['page', 'pageSize', 'active', 'filter', 'idStaff', 'idLocation']), true);
+    return list(data, pathname, parseQuery(search, ['page', 'pageSize', 'active', 'filter', 'idStaff', 'idLocation'], data.faults), true);
   parseQuery(search, []);
   let id: string;
   try {
@@ -361,9 +435,12 @@ function route(data: Data, method: string, pathname: string, search: string, key
     throw new Failure(400, 'VALIDATION_ERROR', 'idClient is not valid percent-encoding');
   }
   if (!UUID.test(id)) throw new Failure(400, 'VALIDATION_ERROR', 'idClient wants a uuid');
-  const client = data.byId.get(id.toLowerCase());
+  const client = data.byId.get(data.faults.has('uuid-case-sensitive') ? id : id.toLowerCase());
   if (!client) throw new Failure(404, 'CLIENT_NOT_FOUND', `Client ${id} is unknown`);
-  return { status: 200, body: client };
+  if (!data.wrongDetail.has(client.IdClient)) return { status: 200, body: client };
+  // detailFault: one field wrong (the Phone's last digit moved on by one), every rule of the record still kept.
+  const phone = client.ContactInfo.Phone.replace(/\d$/, (d) => String((Number(d) + 1) % 10));
+  return { status: 200, body: { ...client, ContactInfo: { ...client.ContactInfo, Phone: phone } } };
 }
 
 function send(req: http.IncomingMessage, res: http.ServerResponse, answer: Answer): void {
@@ -428,6 +505,20 @@ export interface SecondImplementationOptions extends DataShape {
   clients?: number;
   /** Accept only these CORS origins (default: any, answered with `*`). */
   origins?: readonly string[];
+  /** Faults to serve the data with (a broken backend; none by default). */
+  faults?: readonly Fault[];
+  /**
+   * Detail answers a wrong Phone for exactly one client in `every` (the clients whose rank by a hash of `seed`
+   * and the id is a multiple of `every`: floor(n / every) of n clients, at least one), the lists the right one.
+   */
+  detailFault?: { every: number; seed: number };
+}
+
+/** The ids of detailFault: floor(n / every) clients (at least one), the first by a hash of the seed and the id. */
+function wrongDetailIds(clients: readonly ClientDetail[], fault: { every: number; seed: number }): Set<string> {
+  const hash = (id: string) => createHash('sha256').update(`${fault.seed}:${id}`).digest('hex');
+  const ranked = clients.map((c) => c.IdClient).sort((a, b) => (hash(a) < hash(b) ? -1 : 1));
+  return new Set(ranked.slice(0, Math.max(1, Math.floor(clients.length / fault.every))));
 }
 
 /**
@@ -437,11 +528,17 @@ export interface SecondImplementationOptions extends DataShape {
  * each), in the data shape asked for, accepting any Origin or only `origins`.
  */
 export function startSecondImplementation(options: SecondImplementationOptions = {}): Promise<SecondImplementation> {
-  const shaped = options.noStaff === true || options.noLocation === true || options.noInactive === true;
-  const data =
+  const shaped = options.noStaff === true || options.noLocation === true || options.noInactive === true || options.noTableLetters === true;
+  const made =
     !shaped && (options.clients === undefined || options.clients === CLIENT_COUNT)
       ? DEFAULT_DATA
       : makeData(options.clients ?? CLIENT_COUNT, options);
+  const data: Data = {
+    ...made,
+    folded: undefined,
+    faults: new Set(options.faults ?? []),
+    wrongDetail: options.detailFault && made.clients.length > 0 ? wrongDetailIds(made.clients, options.detailFault) : new Set(),
+  };
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => handle(data, req, res, options.origins));
