@@ -27,7 +27,7 @@ import { diagnosticsChecks } from './checks/diagnostics';
 import { filterChecks } from './checks/filters';
 import { listChecks } from './checks/lists';
 import { walkChecks } from './checks/walk';
-import { TransportError } from './kit/http';
+import { answersAtAll, TransportError } from './kit/http';
 import type { Violation } from '../contract/judge';
 import { specContract, type SpecContract } from '../contract/spec-contract';
 import type { Target } from './kit/target';
@@ -114,6 +114,20 @@ export function outcomeOf(thrown: unknown): { outcome: Outcome; error?: Error; r
   return { outcome: 'error', error: thrown instanceof Error ? thrown : new Error(String(thrown)), violations: [] };
 }
 
+/**
+ * An outcome of `unreachable` held against the target as it is now: a server that answers a plain request is no
+ * outage. Then a refused or unroutable connection is the deployment's failure to answer that request, and a host
+ * the suite could not resolve while fetch reaches it is the suite's own bug (exit 3), never blamed on the deployment.
+ */
+async function confirmedUnreachable(thrown: unknown, context: CheckContext): Promise<ReturnType<typeof outcomeOf> | undefined> {
+  if (!(thrown instanceof TransportError) || !thrown.unreachable || !(await answersAtAll(context.target))) return undefined;
+  if (['ENOTFOUND', 'EAI_AGAIN'].includes(thrown.code))
+    return { outcome: 'error', error: new Error(`the suite could not resolve a host fetch reaches: ${thrown.message}`), violations: [] };
+  const failed = new ContractViolation(`no HTTP answer, though the deployment answers other requests: ${thrown.message}`);
+  failed.rule = 'response.transport';
+  return { outcome: 'fail', error: failed, violations: [] };
+}
+
 /** Runs one check against the context and says how it ended (never throws). */
 export async function runCheck(check: ContractCheck, context: CheckContext): Promise<CheckResult> {
   const started = performance.now();
@@ -121,7 +135,12 @@ export async function runCheck(check: ContractCheck, context: CheckContext): Pro
     await check.run(context);
     return { check, outcome: 'pass', violations: [], ms: performance.now() - started };
   } catch (thrown) {
-    const result = { check, ...outcomeOf(thrown), ms: performance.now() - started };
+    const outcome = outcomeOf(thrown);
+    const result = {
+      check,
+      ...(outcome.outcome === 'unreachable' ? ((await confirmedUnreachable(thrown, context)) ?? outcome) : outcome),
+      ms: performance.now() - started,
+    };
     if (result.outcome === 'skip') context.skipped.push({ name: check.name, reason: result.reason! });
     if (result.outcome === 'fail') context.failed.push(check.name);
     return result;

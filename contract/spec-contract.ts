@@ -7,6 +7,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { loadSpec, describeSchemaError, followRefs, pointerSegment, type OpenApiDocument } from './spec';
 import { operationPathname, type Exchange } from './exchange';
+import { headerOf } from './judge/headers';
 
 type Json = Record<string, unknown>;
 
@@ -223,9 +224,9 @@ export class SpecContract {
     const headers = (response.node.headers ?? {}) as Json;
     for (const name of Object.keys(headers)) {
       const header = this.resolve(`${response.pointer}/headers/${pointerSegment(name)}`);
-      // Fetch's Headers are case-insensitive, as HTTP header names are.
-      const raw = exchange.headers.get(name);
-      if (raw === null) {
+      // Field names in any case, the value without the white space around it (RFC 9110 §5.1, §5.5).
+      const raw = headerOf(exchange.headers, name);
+      if (raw === undefined) {
         if (header.node.required === true) problems.push(`${label}: required header ${name} is missing`);
         continue;
       }
@@ -241,7 +242,7 @@ export class SpecContract {
   private checkContent(exchange: Exchange, response: { node: Json; pointer: string }, label: string): string[] {
     const content = response.node.content as Json | undefined;
     if (!content) return exchange.text === '' ? [] : [`${label}: the response documents no body but one was sent`];
-    const contentType = exchange.headers.get('content-type');
+    const contentType = headerOf(exchange.headers, 'content-type');
     const mediaType = contentType?.split(';')[0]!.trim().toLowerCase();
     const documented = Object.keys(content);
     const key = documented.find((candidate) => candidate.toLowerCase() === mediaType);

@@ -48,7 +48,7 @@ export async function runSuite(
       target.onExchange?.(exchange);
     },
   };
-  const context = new CheckContext(recorded, options.origin, { contract });
+  const context = new CheckContext(recorded, options.origin, { contract, strictHttp: options.strictHttp });
   const results: RunResult[] = [];
   const checks: ContractCheck[] = contractChecks(contract, options.control ? withControlChecks(options.groups) : options.groups, {
     strictHttp: options.strictHttp,

@@ -8,7 +8,7 @@
 import type { ErrorDto } from '../../contract/wire-types';
 import type { CheckContext } from '../kit/context';
 import type { ApiRequest, Exchange } from '../../contract/exchange';
-import { judgeResponse } from '../../contract/judge';
+import { headerOf, judgeResponse, listOf } from '../../contract/judge';
 import { listViolations, type ListQuery } from '../kit/semantics';
 import type { SpecOperation } from '../../contract/spec-contract';
 import { operationError, type ErrorAnswer } from './document';
@@ -148,12 +148,9 @@ export function plainAnswer(context: CheckContext, request: ApiRequest): Promise
   return answer;
 }
 
-/** A header value as a list of lower-case items (`GET, HEAD` → ['get', 'head']). */
+/** A list header's elements in lower case (`GET, HEAD` → ['get', 'head']), over all its lines (RFC 9110 §5.6.1). */
 export function headerItems(exchange: Exchange, name: string): string[] {
-  return (exchange.headers.get(name) ?? '')
-    .split(',')
-    .map((item) => item.trim().toLowerCase())
-    .filter(Boolean);
+  return listOf(headerOf(exchange.headers, name));
 }
 
 /**
@@ -162,8 +159,8 @@ export function headerItems(exchange: Exchange, name: string): string[] {
  * and says so; with it, the deployment should have accepted that origin.
  */
 export function expectAllowedOrigin(context: CheckContext, exchange: Exchange): void {
-  const allowed = exchange.headers.get('access-control-allow-origin');
-  if (allowed === null) {
+  const allowed = headerOf(exchange.headers, 'access-control-allow-origin');
+  if (allowed === undefined) {
     const hint = `no Access-Control-Allow-Origin for Origin ${context.origin}: a deployment that accepts only listed origins needs --origin with one of them`;
     if (!context.originGiven) context.skip(`${hint} (the CORS rules were not checked)`);
     context.fail(exchange, `${hint}; --origin ${context.origin} was given, so this deployment should accept it`, 'cors.allow-origin');

@@ -19,6 +19,7 @@
 // answer in the HTTP layer's own format is held to the status alone (expect.ts, expectRefusedByFront).
 import type { CheckContext, Define, OperationName } from '../kit/context';
 import type { ApiRequest, Exchange, KeyRole } from '../../contract/exchange';
+import { headerOf, listOf } from '../../contract/judge';
 import type { SpecContract, SpecOperation } from '../../contract/spec-contract';
 import {
   declaredMethods,
@@ -55,14 +56,12 @@ const OVERRIDE_PARAMETER = '_method';
 /** A 405 as the error table says, with `Allow` naming exactly the path item's methods (RFC 9110 §15.5.6: MUST). */
 function expectNotAllowed(context: CheckContext, exchange: Exchange, answer: ErrorAnswer, declared: readonly string[]): void {
   expectErrorAnswer(context, exchange, answer);
-  const allow = (exchange.headers.get('allow') ?? '')
-    .split(',')
-    .map((method) => method.trim())
-    .filter(Boolean);
+  // Allow is a list (RFC 9110 §10.2.1), its methods case-sensitive (§9.1): read as a list, in the case sent.
+  const allow = listOf(headerOf(exchange.headers, 'allow'), { caseSensitive: true });
   context.expect(
-    allow.length === declared.length && declared.every((method) => allow.includes(method)),
+    new Set(allow).size === declared.length && declared.every((method) => allow.includes(method)),
     exchange,
-    `expected Allow: ${declared.join(', ')}, got ${exchange.headers.get('allow') ?? '(none)'}`,
+    `expected Allow: ${declared.join(', ')}, got ${headerOf(exchange.headers, 'allow') ?? '(none)'}`,
   );
 }
 
@@ -247,7 +246,7 @@ function preflightChecks(
 
       // The sentence is about an Origin the deployment accepts: one with an origin list may refuse ours (403, no
       // Access-Control-Allow-Origin), so the origin comes first (a skip naming --origin, unless --origin was given).
-      if (exchange.headers.get('access-control-allow-origin') === null) expectAllowedOrigin(context, exchange);
+      if (headerOf(exchange.headers, 'access-control-allow-origin') === undefined) expectAllowedOrigin(context, exchange);
       context.expect(
         Math.floor(exchange.status / 100) === rule.statusClass,
         exchange,
@@ -266,12 +265,12 @@ function preflightChecks(
           context.expect(
             items.includes(header.includes.toLowerCase()) || items.includes('*'),
             exchange,
-            `${header.name} does not include ${header.includes}: ${exchange.headers.get(header.name)}`,
+            `${header.name} does not include ${header.includes}: ${headerOf(exchange.headers, header.name)}`,
           );
       }
       for (const header of everywhere) {
-        const value = exchange.headers.get(header.name);
-        context.expect(value !== null, exchange, `${header.name} is missing (the document puts it on every response)`);
+        const value = headerOf(exchange.headers, header.name);
+        context.expect(value !== undefined, exchange, `${header.name} is missing (the document puts it on every response)`);
         const validate = context.contract.validator(header.schema);
         context.expect(validate(value) === true, exchange, `${header.name} ${JSON.stringify(value)} breaks its schema`);
       }

@@ -94,6 +94,8 @@ export interface CheckContextOptions {
   contract?: SpecContract;
   /** What the judge remembers across exchanges (default: a fresh bounded memory). */
   memory?: ExchangeMemory;
+  /** --strict-http: the judge holds answers to RFC rules stricter than the document too (JudgeOptions). */
+  strictHttp?: boolean;
 }
 
 /** The judge's input for a request the suite sent: the headers as sent, and whether the key is one the deployment accepts. */
@@ -134,6 +136,8 @@ export class CheckContext {
   readonly failed: string[] = [];
   /** The Origin the CORS checks send. */
   readonly origin: string;
+  /** --strict-http: RFC rules stricter than the document bind answers too. */
+  readonly strictHttp: boolean;
   /** True when the user named the Origin (--origin): a missing Access-Control-Allow-Origin is then a failure, else a skip. */
   readonly originGiven: boolean;
   requestCount = 0;
@@ -149,6 +153,7 @@ export class CheckContext {
     this.paths = operationPaths(this.contract);
     this.memory = options.memory ?? new ExchangeMemory();
     this.origin = origin ?? DEFAULT_ORIGIN;
+    this.strictHttp = options.strictHttp ?? false;
     this.originGiven = origin !== undefined;
   }
 
@@ -165,7 +170,7 @@ export class CheckContext {
 
   /** The judge's view of a request this context sends. */
   judge(request: ApiRequest, url?: string): RequestJudgement {
-    return judgeRequest(this.contract, judgedInput(this.target, request, url), { applied: this.applied });
+    return judgeRequest(this.contract, judgedInput(this.target, request, url), { applied: this.applied, strictHttp: this.strictHttp });
   }
 
   /** Sends the request, counting it and noting its status per operation; holds it to nothing. */

@@ -1,7 +1,10 @@
 // One request, one exchange. Requests are target-independent values (the key
 // is a role, not a string), so a recorded request can be replayed against
-// another target, and a failing one printed as a curl line.
-import { rawRequestText, sendRaw, type RawAnswer } from './raw-http';
+// another target, and a failing one printed as a curl line. A request on a
+// kept-alive connection the server closed before answering is sent once more
+// on a new one (RFC 9112 §9.3.1.1, §9.6: a server may close an idle connection
+// at any time), so an idle-timeout race is never reported as the deployment's fault.
+import { connectHost, rawRequestText, sendRaw, type RawAnswer } from './raw-http';
 import type { ApiRequest, Exchange, KeyRole, NearMissKey } from '../../contract/exchange';
 
 /** What the checks talk to (target.ts reads one from the environment). */
@@ -121,6 +124,38 @@ export class TransportError extends Error {
   }
 }
 
+/** The undici and system codes of a connection closed before any byte of an answer came. */
+const CLOSED_BEFORE_ANSWER = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE']);
+
+function codeOf(error: unknown): string | undefined {
+  return (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
+}
+
+/**
+ * fetch, sent once more when the connection closed before the answer's status line: the first attempt may have
+ * gone out on a kept-alive connection the server was closing as idle. Reading the body is left to the caller
+ * (a body cut short is an answer that failed, never retried). Each attempt has its own deadline.
+ */
+export async function fetchAnswer(url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    if (!CLOSED_BEFORE_ANSWER.has(codeOf(error) ?? '')) throw error;
+    return fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  }
+}
+
+/** True when the target gives any HTTP answer to a plain GET of its base URL now (a refused connection earlier was then no outage). */
+export async function answersAtAll(target: Pick<Target, 'baseUrl'>, timeoutMs = 4_000): Promise<boolean> {
+  try {
+    const response = await fetchAnswer(`${target.baseUrl}/`, { redirect: 'manual' }, timeoutMs);
+    await response.arrayBuffer().catch(() => undefined);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function transportError(error: unknown, request: ApiRequest, url: string, timeoutMs: number): TransportError {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? (error as { name?: string }).name ?? 'ERROR';
@@ -131,67 +166,75 @@ function transportError(error: unknown, request: ApiRequest, url: string, timeou
   return new TransportError(request, url, code, `${request.method} ${url}: ${why}`);
 }
 
-/** Node's fetch (undici) keeps connections alive, so a run of requests reuses one socket. */
+/** The request on a connection of its own (raw-http.ts): written byte for byte, read until the server closes. */
+async function sendOnOwnConnection(target: Target, request: ApiRequest, url: string, timeoutMs: number): Promise<Omit<Exchange, 'ms'>> {
+  const prefix = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
+  let answer: RawAnswer;
+  try {
+    answer = await sendRaw(
+      target.baseUrl,
+      {
+        method: request.method,
+        target: prefix + requestPath(target, request),
+        headers: Object.entries(requestHeaders(target, request)),
+        hostLines: request.framing?.hostLines,
+      },
+      timeoutMs,
+    );
+  } catch (error) {
+    throw transportError({ cause: error }, request, url, timeoutMs);
+  }
+  const text = new TextDecoder('utf-8').decode(answer.body);
+  return {
+    request,
+    url,
+    status: answer.status,
+    headers: answer.headers,
+    text,
+    bytes: answer.body,
+    json: parseJson(text),
+    unexpectedContent: answer.unexpectedContent,
+  };
+}
+
+/** The request through fetch, on a kept-alive connection; undefined when that connection closed before any answer. */
+async function sendByFetch(target: Target, request: ApiRequest, url: string, timeoutMs: number): Promise<Omit<Exchange, 'ms'> | undefined> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: request.method,
+      headers: requestHeaders(target, request),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    if (CLOSED_BEFORE_ANSWER.has(codeOf(error) ?? '')) return undefined;
+    throw transportError(error, request, url, timeoutMs);
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await response.arrayBuffer());
+  } catch (error) {
+    // The answer began: a body cut short is the deployment's failure to answer, never retried.
+    throw transportError(error, request, url, timeoutMs);
+  }
+  const text = new TextDecoder('utf-8').decode(bytes);
+  return { request, url, status: response.status, headers: response.headers, text, bytes, json: parseJson(text) };
+}
+
+/**
+ * Node's fetch (undici) keeps connections alive, so a run of requests reuses one socket. When the server closed it
+ * before answering (an idle close racing the reuse), the request goes once more on a connection of its own: any
+ * other kept-alive connection in the pool may be just as stale.
+ */
 export async function send(target: Target, request: ApiRequest, timeoutMs = 15_000): Promise<Exchange> {
   await pace(target);
   const url = target.baseUrl + requestPath(target, request);
   const started = performance.now();
-  let exchange: Exchange;
-  if (needsRawSocket(target, request)) {
-    const prefix = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
-    let answer: RawAnswer;
-    try {
-      answer = await sendRaw(
-        target.baseUrl,
-        {
-          method: request.method,
-          target: prefix + requestPath(target, request),
-          headers: Object.entries(requestHeaders(target, request)),
-          hostLines: request.framing?.hostLines,
-        },
-        timeoutMs,
-      );
-    } catch (error) {
-      throw transportError({ cause: error }, request, url, timeoutMs);
-    }
-    const text = new TextDecoder('utf-8').decode(answer.body);
-    exchange = {
-      request,
-      url,
-      status: answer.status,
-      headers: answer.headers,
-      text,
-      bytes: answer.body,
-      json: parseJson(text),
-      ms: performance.now() - started,
-      unexpectedContent: answer.unexpectedContent,
-    };
-  } else {
-    let response: Response;
-    let bytes: Uint8Array;
-    try {
-      response = await fetch(url, {
-        method: request.method,
-        headers: requestHeaders(target, request),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      bytes = new Uint8Array(await response.arrayBuffer());
-    } catch (error) {
-      throw transportError(error, request, url, timeoutMs);
-    }
-    const text = new TextDecoder('utf-8').decode(bytes);
-    exchange = {
-      request,
-      url,
-      status: response.status,
-      headers: response.headers,
-      text,
-      bytes,
-      json: parseJson(text),
-      ms: performance.now() - started,
-    };
-  }
+  const answered =
+    (needsRawSocket(target, request) ? undefined : await sendByFetch(target, request, url, timeoutMs)) ??
+    (await sendOnOwnConnection(target, request, url, timeoutMs));
+  const exchange: Exchange = { ...answered, ms: performance.now() - started };
   target.onExchange?.(exchange);
   return exchange;
 }
@@ -257,7 +300,8 @@ function toRawLine(target: Target, request: ApiRequest): string {
     .replace(/`/g, '\\`')
     // A long run of one character (a padded head) as the shell command that writes it.
     .replace(/([A-Za-z0-9])\1{199,}/g, (run, character: string) => `$(head -c ${run.length} /dev/zero | tr '\\0' ${character})`);
-  const connect = secure ? `openssl s_client -quiet -connect ${url.hostname}:${port}` : `nc ${url.hostname} ${port}`;
+  // openssl takes an IPv6 address in brackets, as a URL writes it; nc takes it bare.
+  const connect = secure ? `openssl s_client -quiet -connect ${url.hostname}:${port}` : `nc ${connectHost(url)} ${port}`;
   return `printf "${printed}" | ${connect}`;
 }
 

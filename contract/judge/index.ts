@@ -17,8 +17,8 @@ export {
   type Side,
   type Violation,
 } from './rules';
-export { headerOf, listOf, type HeaderBag, type HeaderValue } from './headers';
-export { parseQuery } from './query';
+export { headerOf, listOf, withoutOws, type HeaderBag, type HeaderValue } from './headers';
+export { parseQuery, readAsText } from './query';
 export { describeParameterSchema } from './words';
 export { judgeRequest, type JudgedRequestInput, type RequestJudgement } from './request';
 export { judgeResponse } from './response';

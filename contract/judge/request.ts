@@ -41,7 +41,10 @@ export interface RequestJudgement {
   query: ReadonlyMap<string, string>;
   /** The path parameters, percent-decoded. */
   pathParams: Readonly<Record<string, string>>;
-  /** The request asks a mock for a named example or a status (`Prefer`): the data and paging rules do not bind the answer. */
+  /**
+   * The data and paging rules do not bind the answer: the request asks a mock for a named example or a status
+   * (`Prefer`), or a value is read as text that the document gives no reading of (a cut percent-encoding).
+   */
   mockControlled: boolean;
   /** Why these statuses, in words, for messages. */
   why: string;
@@ -168,6 +171,11 @@ export function judgeRequest(contract: SpecContract, request: JudgedRequestInput
 
   const violations: Violation[] = [];
   const offending = new Set<string>();
+  // Violations the deployment may answer as if they were not there: bad values of a header a real deployment
+  // ignores (openapi.yaml says so of Prefer), a cut percent-encoding read as text (below).
+  const ignorable = new Set<Violation>();
+  /** A value was read as text: no list rule can say what that text matches. */
+  let readAsText = false;
   const pairs = parseQuery(search);
   const query = new Map<string, string>();
   const documented = new Map(operation.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]));
@@ -176,7 +184,16 @@ export function judgeRequest(contract: SpecContract, request: JudgedRequestInput
   for (const pair of pairs) counts.set(pair.name, (counts.get(pair.name) ?? 0) + 1);
   for (const pair of pairs) {
     if (pair.decodeError !== undefined) {
-      violations.push(requestViolation(id, 'request.value', pair.name, 'percent-encoded UTF-8 (RFC 3986)', pair.decodeError, applied));
+      const violation = requestViolation(id, 'request.value', pair.name, 'percent-encoded UTF-8 (RFC 3986)', pair.decodeError, applied);
+      violations.push(violation);
+      // RFC 3986 §2.1 makes a cut encoding no URI, but the document states only `+` and `%20`: unless strictHttp, a
+      // deployment may answer the value read as text, where the parameter's schema takes that text.
+      const parameter = documented.get(pair.name);
+      const asText = pair.asText ?? '';
+      if (!options.strictHttp && parameter && parameterViolations(contract, id, parameter, asText, undefined).length === 0) {
+        ignorable.add(violation);
+        readAsText = true;
+      }
       continue;
     }
     const parameter = documented.get(pair.name);
@@ -239,7 +256,6 @@ export function judgeRequest(contract: SpecContract, request: JudgedRequestInput
   }
   // Bad values of a header a real deployment ignores (openapi.yaml says so of Prefer): still the caller's
   // violation, but the deployment may answer as if the header were absent, so they do not force a 400.
-  const ignorable = new Set<Violation>();
   for (const parameter of operation.parameters.filter((p) => p.in === 'header')) {
     const value = headerOf(request.headers, parameter.name);
     if (value === undefined) {
@@ -324,7 +340,7 @@ export function judgeRequest(contract: SpecContract, request: JudgedRequestInput
     request,
     query,
     pathParams,
-    mockControlled,
+    mockControlled: mockControlled || readAsText,
     why: why.length > 0 ? why.join('; ') : 'a valid request',
     offending: [...offending],
   };

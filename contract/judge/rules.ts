@@ -151,6 +151,12 @@ export function isRule(id: string): id is RuleId {
 export interface JudgeOptions {
   /** Collects the ids of the rules that were applied (the coverage of the sentence table). */
   applied?: Set<string>;
+  /**
+   * Hold answers to RFC rules stricter than the document (the suite's --strict-http): a query value whose
+   * percent-encoding is cut (`%E0%A4%A`, no URI by RFC 3986 §2.1) must then be refused with 400, where by default
+   * a deployment may also read it as text.
+   */
+  strictHttp?: boolean;
 }
 
 export { sentencesFor };
