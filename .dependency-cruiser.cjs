@@ -105,6 +105,14 @@ module.exports = {
       to: { path: ['^contract-suite/(checks|derived|cli)/', '^contract-suite/registry[.]ts$'] },
     },
     {
+      name: 'suite-history-room-apart',
+      severity: 'error',
+      comment:
+        "The history room (history/) asks the run's own requests again from the kit's journal: it stands on the kit, not on the checks, the derived checks or the runner.",
+      from: { path: '^contract-suite/history/' },
+      to: { path: ['^contract-suite/(checks|derived|property|cli)/', '^contract-suite/registry[.]ts$'] },
+    },
+    {
       name: 'suite-registry-below-the-runner',
       severity: 'error',
       comment: 'The registry lists the checks; the runner (cli/) runs them. The registry never reaches up to the runner.',

@@ -25,6 +25,7 @@ import { derivedChecks } from './derived';
 import { detailChecks } from './checks/detail';
 import { diagnosticsChecks } from './checks/diagnostics';
 import { filterChecks } from './checks/filters';
+import { historyChecks } from './history';
 import { listChecks } from './checks/lists';
 import { walkChecks } from './checks/walk';
 import { answersAtAll, TransportError } from './kit/http';
@@ -45,7 +46,7 @@ export {
 /** A group of checks: defines them, given the contract in use (the bundled openapi.yaml or --spec FILE) and the run's options. */
 export type CheckGroup = (check: Define, contract: SpecContract, options: DefineOptions) => void;
 
-/** The groups, in run order; coverage last, since it reads what the others reached. */
+/** The groups, in run order; history next to last, since it replays what the others sent; coverage last, since it reads what they reached. */
 export const CHECK_GROUPS: readonly CheckGroup[] = [
   diagnosticsChecks,
   listChecks,
@@ -54,13 +55,14 @@ export const CHECK_GROUPS: readonly CheckGroup[] = [
   walkChecks,
   derivedChecks,
   crossCuttingChecks,
+  historyChecks,
   coverageChecks,
 ];
 
-/** The groups with the control API's checks (--control) added before coverage, which reads what the others reached. */
+/** The groups with the control API's checks (--control) added before history and coverage, which read what the others sent and reached. */
 export function withControlChecks(groups: readonly CheckGroup[] = CHECK_GROUPS): CheckGroup[] {
-  const coverage = groups.indexOf(coverageChecks);
-  const at = coverage < 0 ? groups.length : coverage;
+  const last = [historyChecks, coverageChecks].map((group) => groups.indexOf(group)).filter((i) => i >= 0);
+  const at = last.length === 0 ? groups.length : Math.min(...last);
   return [...groups.slice(0, at), controlChecks, ...groups.slice(at)];
 }
 
@@ -131,6 +133,8 @@ async function confirmedUnreachable(thrown: unknown, context: CheckContext): Pro
 /** Runs one check against the context and says how it ended (never throws). */
 export async function runCheck(check: ContractCheck, context: CheckContext): Promise<CheckResult> {
   const started = performance.now();
+  // The control API's requests are state on purpose (scenarios, sessions): not the run's requests to replay.
+  context.journal.open = check.operation !== 'control';
   try {
     await check.run(context);
     return { check, outcome: 'pass', violations: [], ms: performance.now() - started };
@@ -158,7 +162,7 @@ export async function runChecks(
 ): Promise<{ results: CheckResult[]; context: CheckContext }> {
   const context = new CheckContext(target, options.origin, options);
   const results: CheckResult[] = [];
-  for (const item of contractChecks(context.contract, options.groups, { strictHttp: options.strictHttp })) {
+  for (const item of contractChecks(context.contract, options.groups, { strictHttp: options.strictHttp, seed: options.seed })) {
     if (!only(item)) continue;
     results.push(await runCheck(item, context));
   }

@@ -5,9 +5,11 @@
 // applies), and the helpers that turn a broken rule into a ContractViolation
 // naming the exchange and a curl line that reproduces it, or a check whose
 // precondition the data does not meet into a CheckSkipped with its reason.
+import { randomUUID } from 'node:crypto';
 import type { OperationId } from '../../contract/operations';
+import { Journal } from './journal';
 import type { ClientExtended, ErrorCode, ErrorDto } from '../../contract/wire-types';
-import { describeExchange, requestHeaders, requestPath, send, toCurl } from './http';
+import { describeExchange, requestLines, requestPath, send, toCurl } from './http';
 import { operationPathname, type ApiRequest, type Exchange, type KeyRole } from '../../contract/exchange';
 import {
   ExchangeMemory,
@@ -98,13 +100,20 @@ export interface CheckContextOptions {
   strictHttp?: boolean;
 }
 
+/** Field lines as a header bag the judge reads (names in lower case, a repeated field as its lines). */
+function headerBagOf(lines: readonly (readonly [string, string])[]): Record<string, string[]> {
+  const bag: Record<string, string[]> = {};
+  for (const [name, value] of lines) (bag[name.toLowerCase()] ??= []).push(value);
+  return bag;
+}
+
 /** The judge's input for a request the suite sent: the headers as sent, and whether the key is one the deployment accepts. */
 export function judgedInput(target: Target, request: ApiRequest, url?: string): JudgedRequestInput {
   return {
     method: request.method,
     // As sent: a key placed in the query (derived/security.ts) is part of the query the judge reads.
     path: requestPath(target, request),
-    headers: requestHeaders(target, request),
+    headers: headerBagOf(requestLines(target, request)),
     url,
     keyAccepted: request.key === 'valid' ? true : request.key === 'none' ? undefined : false,
   };
@@ -141,6 +150,10 @@ export class CheckContext {
   /** True when the user named the Origin (--origin): a missing Access-Control-Allow-Origin is then a failure, else a skip. */
   readonly originGiven: boolean;
   requestCount = 0;
+  /** This run's own token (random), for requests that must be new to the deployment, this run's or any earlier run's. */
+  readonly runId = randomUUID().slice(0, 8);
+  /** The run's requests and their first answers (what the history room replays). */
+  readonly journal = new Journal();
   private samplePromise: Promise<Sample> | undefined;
   private readonly fullWalks = new Map<string, Promise<FullWalk>>();
 
@@ -177,6 +190,7 @@ export class CheckContext {
   async send(request: ApiRequest): Promise<Exchange> {
     const exchange = await send(this.target, request);
     this.requestCount += 1;
+    this.journal.record(exchange);
     const found = this.contract.findOperation(operationPathname(exchange));
     const operation = found?.operation.operationId ?? 'routing';
     if (!this.seen.has(operation)) this.seen.set(operation, new Set());
@@ -368,9 +382,12 @@ export interface DefineOptions {
   /**
    * --strict-http: the framing checks also send the RFC 9112 MUST-400s Node's
    * own HTTP server takes (two Host lines, a Host that is no host,
-   * `Transfer-Encoding: gzip`; derived/framing.ts).
+   * `Transfer-Encoding: gzip`; derived/framing.ts), and a cut percent-encoding
+   * where the document gives a text reading of it (derived/parameters.ts).
    */
   strictHttp?: boolean;
+  /** The run's seed (--seed): what a check chooses at random it chooses with it (the history room's order). */
+  seed?: number;
 }
 
 /** Adds one check to the list being built (see checks.ts: the groups are called explicitly, in order); `rules` names the check's own rules. */

@@ -55,6 +55,17 @@ export function requestHeaders(target: Target, request: ApiRequest): Record<stri
   return headers;
 }
 
+/** `{key}` in a request's own field line: the target's key. */
+const KEY_SLOT = '{key}';
+
+/** Every field line the request carries, in order: its headers, then its own lines with the target's key in place. */
+export function requestLines(target: Target, request: ApiRequest): [string, string][] {
+  return [
+    ...Object.entries(requestHeaders(target, request)),
+    ...(request.lines ?? []).map(([name, value]): [string, string] => [name, value.replaceAll(KEY_SLOT, target.apiKey)]),
+  ];
+}
+
 /** The request's path and query as sent: with the key appended to the query when it is placed there. */
 export function requestPath(target: Target, request: ApiRequest): string {
   if (request.keyAt?.in !== 'query') return request.path;
@@ -67,7 +78,7 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** True when fetch would send something else than the request says (a normalised path, a refused method). */
 export function needsRawSocket(target: Target, request: ApiRequest): boolean {
-  if (request.raw || request.framing || FORBIDDEN_METHODS.has(request.method.toUpperCase())) return true;
+  if (request.raw || request.framing || request.lines || FORBIDDEN_METHODS.has(request.method.toUpperCase())) return true;
   const base = new URL(target.baseUrl);
   const written = base.origin + base.pathname.replace(/\/+$/, '') + requestPath(target, request);
   const parsed = new URL(written);
@@ -166,8 +177,20 @@ function transportError(error: unknown, request: ApiRequest, url: string, timeou
   return new TransportError(request, url, code, `${request.method} ${url}: ${why}`);
 }
 
-/** The request on a connection of its own (raw-http.ts): written byte for byte, read until the server closes. */
-async function sendOnOwnConnection(target: Target, request: ApiRequest, url: string, timeoutMs: number): Promise<Omit<Exchange, 'ms'>> {
+/** The content codings fetch (undici) accepts: a retry on a connection of its own asks for the same representation. */
+const FETCH_ACCEPT_ENCODING: readonly [string, string] = ['Accept-Encoding', 'gzip, deflate'];
+
+/**
+ * The request on a connection of its own (raw-http.ts): written byte for byte, read until the server closes.
+ * `asFetch`: a request fetch sent first, sent again as fetch would (the same Accept-Encoding).
+ */
+async function sendOnOwnConnection(
+  target: Target,
+  request: ApiRequest,
+  url: string,
+  timeoutMs: number,
+  asFetch = false,
+): Promise<Omit<Exchange, 'ms'>> {
   const prefix = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
   let answer: RawAnswer;
   try {
@@ -176,7 +199,7 @@ async function sendOnOwnConnection(target: Target, request: ApiRequest, url: str
       {
         method: request.method,
         target: prefix + requestPath(target, request),
-        headers: Object.entries(requestHeaders(target, request)),
+        headers: asFetch ? [...requestLines(target, request), FETCH_ACCEPT_ENCODING] : requestLines(target, request),
         hostLines: request.framing?.hostLines,
       },
       timeoutMs,
@@ -231,9 +254,10 @@ export async function send(target: Target, request: ApiRequest, timeoutMs = 15_0
   await pace(target);
   const url = target.baseUrl + requestPath(target, request);
   const started = performance.now();
+  const raw = needsRawSocket(target, request);
   const answered =
-    (needsRawSocket(target, request) ? undefined : await sendByFetch(target, request, url, timeoutMs)) ??
-    (await sendOnOwnConnection(target, request, url, timeoutMs));
+    (raw ? undefined : await sendByFetch(target, request, url, timeoutMs)) ??
+    (await sendOnOwnConnection(target, request, url, timeoutMs, !raw));
   const exchange: Exchange = { ...answered, ms: performance.now() - started };
   target.onExchange?.(exchange);
   return exchange;
@@ -269,6 +293,16 @@ export function toCurl(target: Target, request: ApiRequest): string {
       parts.push('-H', `"${name}: ${value.replace(target.apiKey, '$CONTRACT_API_KEY')}"`);
     else parts.push('-H', shellQuote(`${name}: ${value}`));
   }
+  // curl sends each -H as its own line, white space and repeats included; an empty value needs `Name;`.
+  for (const [name, value] of request.lines ?? []) {
+    const line = value === '' ? `${name};` : `${name}: ${value}`;
+    parts.push(
+      '-H',
+      hidden && value.includes(KEY_SLOT)
+        ? `"${line.replaceAll(KEY_SLOT, '$CONTRACT_API_KEY')}"`
+        : shellQuote(line.replaceAll(KEY_SLOT, target.apiKey)),
+    );
+  }
   const url = target.baseUrl + requestPath(target, request);
   parts.push(
     hidden && request.keyAt?.in === 'query' ? `"${url.replace(encodeURIComponent(target.apiKey), '$CONTRACT_API_KEY')}"` : shellQuote(url),
@@ -286,7 +320,7 @@ function toRawLine(target: Target, request: ApiRequest): string {
     method: request.method,
     target: prefix + requestPath(target, request),
     host: url.host,
-    headers: Object.entries(requestHeaders(target, request)).map(([name, value]) =>
+    headers: requestLines(target, request).map(([name, value]) =>
       name === 'X-Api-Key' && value === target.apiKey && value !== 'dev-key' ? [name, '$CONTRACT_API_KEY'] : [name, value],
     ),
     hostLines: request.framing?.hostLines,

@@ -81,7 +81,10 @@ export function parseRawAnswer(method: string, data: Buffer): RawAnswer {
     let body: Buffer = rest;
     if (/chunked/i.test(headers.get('transfer-encoding') ?? '')) body = dechunk(rest);
     else if (headers.has('content-length')) body = rest.subarray(0, Number(headers.get('content-length')));
-    if (/gzip/i.test(headers.get('content-encoding') ?? '')) body = zlib.gunzipSync(body);
+    const coding = (headers.get('content-encoding') ?? '').toLowerCase();
+    if (/gzip/.test(coding)) body = zlib.gunzipSync(body);
+    // RFC 9110 §8.4.1.2: deflate is the zlib format, though some servers send raw deflate.
+    else if (/deflate/.test(coding)) body = body[0] === 0x78 ? zlib.inflateSync(body) : zlib.inflateRawSync(body);
     return { status, headers, body, unexpectedContent: 0 };
   }
 }

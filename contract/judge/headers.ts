@@ -33,27 +33,31 @@ export function withoutOws(value: string): string {
 }
 
 /**
+ * A field's lines, each without the white space around it, or undefined when the message has none. A Fetch
+ * `Headers` has joined them already (with ", "): it gives one line.
+ */
+export function fieldLines(bag: HeaderBag, name: string): string[] | undefined {
+  if (typeof (bag as Headers).get === 'function') {
+    const joined = (bag as Headers).get(name);
+    return joined === null ? undefined : [withoutOws(joined)];
+  }
+  const lower = name.toLowerCase();
+  const lines: string[] = [];
+  for (const [key, line] of Object.entries(bag as Record<string, HeaderValue>)) {
+    if (key.toLowerCase() !== lower || line === undefined) continue;
+    lines.push(...(typeof line === 'string' ? [line] : line));
+  }
+  return lines.length === 0 ? undefined : lines.map(withoutOws);
+}
+
+/**
  * A header's field value (several lines joined by `, `, RFC 9110 §5.3), without the optional white space around
  * each line, or undefined when the message has none. A list field (LIST_FIELDS) is given in its plain form: its
  * elements joined by `, `, empty ones dropped.
  */
 export function headerOf(bag: HeaderBag, name: string): string | undefined {
-  const lower = name.toLowerCase();
-  let value: string | undefined;
-  // Fetch joins the lines itself (with ", "): white space before a joining comma then stands inside the value,
-  // where only a list field can hold it.
-  if (typeof (bag as Headers).get === 'function') {
-    const joined = (bag as Headers).get(name);
-    value = joined === null ? undefined : withoutOws(joined);
-  } else {
-    const lines: string[] = [];
-    for (const [key, line] of Object.entries(bag as Record<string, HeaderValue>)) {
-      if (key.toLowerCase() !== lower || line === undefined) continue;
-      lines.push(...(typeof line === 'string' ? [line] : line));
-    }
-    value = lines.length === 0 ? undefined : lines.map(withoutOws).join(', ');
-  }
-  if (value === undefined || !LIST_FIELDS.has(lower)) return value;
+  const value = fieldLines(bag, name)?.join(', ');
+  if (value === undefined || !LIST_FIELDS.has(name.toLowerCase())) return value;
   return listOf(value, { caseSensitive: true }).join(', ');
 }
 

@@ -17,7 +17,7 @@ export {
   type Side,
   type Violation,
 } from './rules';
-export { headerOf, listOf, withoutOws, type HeaderBag, type HeaderValue } from './headers';
+export { fieldLines, headerOf, listOf, withoutOws, type HeaderBag, type HeaderValue } from './headers';
 export { parseQuery, readAsText } from './query';
 export { describeParameterSchema } from './words';
 export { judgeRequest, type JudgedRequestInput, type RequestJudgement } from './request';

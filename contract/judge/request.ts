@@ -6,7 +6,7 @@
 // credential or one sent elsewhere than its scheme says, an unknown path or
 // another method. Where the document leaves an order open (401 before 400 or
 // after), both statuses are allowed.
-import { headerOf, type HeaderBag } from './headers';
+import { fieldLines, headerOf, type HeaderBag } from './headers';
 import { preferPlan } from './prefer';
 import { parseQuery, type QueryPair } from './query';
 import { sentencesFor, type JudgeOptions, type JudgeRule, type Violation } from './rules';
@@ -278,6 +278,22 @@ export function judgeRequest(contract: SpecContract, request: JudgedRequestInput
         : credential.in === 'query'
           ? pairs.find((pair) => pair.name === credential.name)?.value
           : cookiesOf(request.headers).get(credential.name);
+    // A credential header on several lines (RFC 9110 §5.3 gives a singleton no combined value): the document says
+    // nothing of it, so the deployment may take a line, refuse the key (401) or refuse the request (400).
+    if (credential.in === 'header' && (fieldLines(request.headers, credential.name)?.length ?? 0) > 1) {
+      const violation = requestViolation(
+        id,
+        'request.repeated',
+        credential.name,
+        `one ${credential.name} line`,
+        `${fieldLines(request.headers, credential.name)!.length} ${credential.name} lines`,
+        applied,
+      );
+      violations.push(violation);
+      ignorable.add(violation);
+      keyMaybe = true;
+      continue;
+    }
     if (sent === undefined) {
       keyBad = true;
       const elsewhere = credentialElsewhere(credential.name, credential.in, request.headers, pairs);
