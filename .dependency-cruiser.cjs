@@ -123,11 +123,11 @@ module.exports = {
       to: { path: ['^contract-suite/(checks|derived|cli)/', '^contract-suite/registry[.]ts$'] },
     },
     {
-      name: 'suite-relations-apart',
+      name: 'suite-history-room-apart',
       severity: 'error',
       comment:
-        "The metamorphic relations (relations/) compare the deployment's answers with each other: they stand on the kit and the judge, not on the checks, the property run or the runner.",
-      from: { path: '^contract-suite/relations/' },
+        "The history room (history/) asks the run's own requests again from the kit's journal: it stands on the kit, not on the checks, the derived checks or the runner.",
+      from: { path: '^contract-suite/history/' },
       to: { path: ['^contract-suite/(checks|derived|property|cli)/', '^contract-suite/registry[.]ts$'] },
     },
     {

@@ -28,10 +28,11 @@ import { derivedChecks } from './derived';
 import { detailChecks } from './checks/detail';
 import { diagnosticsChecks } from './checks/diagnostics';
 import { filterChecks } from './checks/filters';
+import { historyChecks } from './history';
 import { listChecks } from './checks/lists';
 import { relationChecks } from './relations';
 import { walkChecks } from './checks/walk';
-import { TransportError } from './kit/http';
+import { answersAtAll, TransportError } from './kit/http';
 import type { Violation } from '../contract/judge';
 import { specContract, type SpecContract } from '../contract/spec-contract';
 import type { Target } from './kit/target';
@@ -50,7 +51,7 @@ export {
 /** A group of checks: defines them, given the contract in use (the bundled openapi.yaml or --spec FILE) and the run's options. */
 export type CheckGroup = (check: Define, contract: SpecContract, options: DefineOptions) => void;
 
-/** The groups, in run order; coverage last, since it reads what the others reached. */
+/** The groups, in run order; history next to last, since it replays what the others sent; coverage last, since it reads what they reached. */
 export const CHECK_GROUPS: readonly CheckGroup[] = [
   diagnosticsChecks,
   listChecks,
@@ -60,13 +61,14 @@ export const CHECK_GROUPS: readonly CheckGroup[] = [
   walkChecks,
   derivedChecks,
   crossCuttingChecks,
+  historyChecks,
   coverageChecks,
 ];
 
-/** The groups with the control API's checks (--control) added before coverage, which reads what the others reached. */
+/** The groups with the control API's checks (--control) added before history and coverage, which read what the others sent and reached. */
 export function withControlChecks(groups: readonly CheckGroup[] = CHECK_GROUPS): CheckGroup[] {
-  const coverage = groups.indexOf(coverageChecks);
-  const at = coverage < 0 ? groups.length : coverage;
+  const last = [historyChecks, coverageChecks].map((group) => groups.indexOf(group)).filter((i) => i >= 0);
+  const at = last.length === 0 ? groups.length : Math.min(...last);
   return [...groups.slice(0, at), controlChecks, ...groups.slice(at)];
 }
 
@@ -139,6 +141,20 @@ function vacuousReason(check: ContractCheck): string {
 }
 
 /**
+ * An outcome of `unreachable` held against the target as it is now: a server that answers a plain request is no
+ * outage. Then a refused or unroutable connection is the deployment's failure to answer that request, and a host
+ * the suite could not resolve while fetch reaches it is the suite's own bug (exit 3), never blamed on the deployment.
+ */
+async function confirmedUnreachable(thrown: unknown, context: CheckContext): Promise<ReturnType<typeof outcomeOf> | undefined> {
+  if (!(thrown instanceof TransportError) || !thrown.unreachable || !(await answersAtAll(context.target))) return undefined;
+  if (['ENOTFOUND', 'EAI_AGAIN'].includes(thrown.code))
+    return { outcome: 'error', error: new Error(`the suite could not resolve a host fetch reaches: ${thrown.message}`), violations: [] };
+  const failed = new ContractViolation(`no HTTP answer, though the deployment answers other requests: ${thrown.message}`);
+  failed.rule = 'response.transport';
+  return { outcome: 'fail', error: failed, violations: [] };
+}
+
+/**
  * Runs one check against the context and says how it ended (never throws). A
  * check that ran to its end but asserted nothing (assertedSomething) is
  * skipped with that reason, never counted as a pass.
@@ -146,13 +162,20 @@ function vacuousReason(check: ContractCheck): string {
 export async function runCheck(check: ContractCheck, context: CheckContext): Promise<CheckResult> {
   const started = performance.now();
   let result: CheckResult;
+  // The control API's requests are state on purpose (scenarios, sessions): not the run's requests to replay.
+  context.journal.open = check.operation !== 'control';
   try {
     const evaluated = await noting(() => check.run(context));
     result = assertedSomething(check, evaluated)
       ? { check, outcome: 'pass', violations: [], ms: performance.now() - started }
       : { check, outcome: 'skip', reason: vacuousReason(check), violations: [], ms: performance.now() - started };
   } catch (thrown) {
-    result = { check, ...outcomeOf(thrown), ms: performance.now() - started };
+    const outcome = outcomeOf(thrown);
+    result = {
+      check,
+      ...(outcome.outcome === 'unreachable' ? ((await confirmedUnreachable(thrown, context)) ?? outcome) : outcome),
+      ms: performance.now() - started,
+    };
   }
   if (result.outcome === 'skip') context.skipped.push({ name: check.name, reason: result.reason! });
   if (result.outcome === 'fail') context.failed.push(check.name);
@@ -170,7 +193,7 @@ export async function runChecks(
 ): Promise<{ results: CheckResult[]; context: CheckContext }> {
   const context = new CheckContext(target, options.origin, options);
   const results: CheckResult[] = [];
-  for (const item of contractChecks(context.contract, options.groups, { strictHttp: options.strictHttp })) {
+  for (const item of contractChecks(context.contract, options.groups, { strictHttp: options.strictHttp, seed: options.seed })) {
     if (!only(item)) continue;
     results.push(await runCheck(item, context));
   }

@@ -4,6 +4,7 @@
 // CONNECT), which must still be the document's ErrorDto. Every other exchange goes to the judge (contract/judge/).
 import { describeSchemaError, pointerSegment } from './spec';
 import { operationPathname, type Exchange } from './exchange';
+import { headerOf } from './headers';
 import type { SpecContract } from './spec-contract';
 
 type Json = Record<string, unknown>;
@@ -47,9 +48,9 @@ function checkHeaders(contract: SpecContract, exchange: Exchange, response: { no
   const headers = (response.node.headers ?? {}) as Json;
   for (const name of Object.keys(headers)) {
     const header = contract.resolve(`${response.pointer}/headers/${pointerSegment(name)}`);
-    // Fetch's Headers are case-insensitive, as HTTP header names are.
-    const raw = exchange.headers.get(name);
-    if (raw === null) {
+    // Field names in any case, the value without the white space around it (RFC 9110 §5.1, §5.5).
+    const raw = headerOf(exchange.headers, name);
+    if (raw === undefined) {
       if (header.node.required === true) problems.push(`${label}: required header ${name} is missing`);
       continue;
     }
@@ -65,7 +66,7 @@ function checkHeaders(contract: SpecContract, exchange: Exchange, response: { no
 function checkContent(contract: SpecContract, exchange: Exchange, response: { node: Json; pointer: string }, label: string): string[] {
   const content = response.node.content as Json | undefined;
   if (!content) return exchange.text === '' ? [] : [`${label}: the response documents no body but one was sent`];
-  const contentType = exchange.headers.get('content-type');
+  const contentType = headerOf(exchange.headers, 'content-type');
   const mediaType = contentType?.split(';')[0]!.trim().toLowerCase();
   const documented = Object.keys(content);
   const key = documented.find((candidate) => candidate.toLowerCase() === mediaType);

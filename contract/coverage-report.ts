@@ -3,9 +3,11 @@
 // contract suite) and what a frontend's traffic made the mock answer (consumer
 // side, the mock's control room) — per operation, documented statuses reached
 // and parameters exercised, optionally scenarios, and on the provider side the
-// spec sentences enforced. The same type, JSON Schema, merge and writers
-// (JSON, JUnit, a small self-contained HTML page) serve both, so a team can
-// merge the two reports and see what neither side ever tried.
+// spec sentences enforced, and the classes of request sent (method on a path
+// of the document or not, preflights, preconditions, header forms, …) with
+// how many of each, a 0 for a class never asked. The same type, JSON Schema,
+// merge and writers (JSON, JUnit, a small self-contained HTML page) serve
+// both, so a team can merge the two reports and see what neither side ever tried.
 import { junitXml, type JunitCase, type JunitSuite } from './junit-xml';
 import type { OpenApiDocument } from './spec';
 
@@ -51,6 +53,14 @@ export interface SentenceCoverage {
   unenforced: UnenforcedSentence[];
 }
 
+/** How many requests of one class were sent: `dimension` groups classes (`method · path`, `CORS`, `header X-Api-Key`). */
+export interface RequestClassCount {
+  dimension: string;
+  /** A class of the dimension; `row · column` where the dimension is a matrix (`POST · a path it does not have`). */
+  class: string;
+  requests: number;
+}
+
 export interface CoverageTotals {
   requests: number;
   operations: number;
@@ -72,6 +82,8 @@ export interface CoverageReport {
   generatedAt: string;
   operations: OperationCoverage[];
   sentences?: SentenceCoverage;
+  /** The classes of request sent, every expected class included (0 when never sent), in the producer's order. */
+  requestClasses?: RequestClassCount[];
   totals: CoverageTotals;
   /** Free-form facts of the producing run (seed, runs, spec file…). */
   run?: Record<string, unknown>;
@@ -130,6 +142,15 @@ export const COVERAGE_REPORT_SCHEMA = {
             properties: { id: { type: 'string' }, text: { type: 'string' }, reason: { type: 'string' } },
           },
         },
+      },
+    },
+    requestClasses: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['dimension', 'class', 'requests'],
+        properties: { dimension: { type: 'string' }, class: { type: 'string' }, requests: { type: 'integer', minimum: 0 } },
       },
     },
     totals: {
@@ -219,6 +240,24 @@ export class CoverageTally {
   >();
   /** Every request counted, including those that reached no operation. */
   requests = 0;
+  /** Requests per class, keyed by dimension and class; insertion order is the report's. */
+  private readonly classes = new Map<string, RequestClassCount>();
+
+  /** Classes the report lists even when no request reached them (a 0 shows the gap). */
+  expectClasses(classes: Iterable<{ dimension: string; class: string }>): void {
+    for (const c of classes)
+      if (!this.classes.has(`${c.dimension}\u0000${c.class}`)) this.classes.set(`${c.dimension}\u0000${c.class}`, { ...c, requests: 0 });
+  }
+
+  /** One request's classes. */
+  recordClasses(classes: Iterable<{ dimension: string; class: string }>): void {
+    for (const c of classes) {
+      const key = `${c.dimension}\u0000${c.class}`;
+      const count = this.classes.get(key) ?? { dimension: c.dimension, class: c.class, requests: 0 };
+      count.requests += 1;
+      this.classes.set(key, count);
+    }
+  }
 
   /** One exchange: the operation it reached (undefined: no operation), the status, the parameters it carried, the scenario it was served in. */
   record(operationId: string | undefined, status: number | string, parameters: Iterable<string> = [], scenario?: string): void {
@@ -310,10 +349,59 @@ export class CoverageTally {
       generatedAt: meta.generatedAt ?? new Date().toISOString(),
       operations,
       ...(meta.sentences ? { sentences: meta.sentences } : {}),
+      ...(this.classes.size > 0 ? { requestClasses: byDimension([...this.classes.values()].map((c) => ({ ...c }))) } : {}),
       totals: coverageTotals(operations, meta.sentences, this.requests),
       ...(meta.run ? { run: meta.run } : {}),
     };
   }
+}
+
+/** The counts grouped by dimension, dimensions in order of first appearance, classes in order within each. */
+function byDimension(counts: readonly RequestClassCount[]): RequestClassCount[] {
+  const dimensions = [...new Set(counts.map((c) => c.dimension))];
+  return dimensions.flatMap((dimension) => counts.filter((c) => c.dimension === dimension));
+}
+
+/** Two reports' class counts as one: added class by class. */
+function mergeClasses(a: readonly RequestClassCount[] = [], b: readonly RequestClassCount[] = []): RequestClassCount[] | undefined {
+  if (a.length === 0 && b.length === 0) return undefined;
+  const merged = new Map<string, RequestClassCount>();
+  for (const c of [...a, ...b]) {
+    const key = `${c.dimension}\u0000${c.class}`;
+    merged.set(key, { ...c, requests: (merged.get(key)?.requests ?? 0) + c.requests });
+  }
+  return byDimension([...merged.values()]);
+}
+
+/**
+ * The class counts as text, one block per dimension: a dimension whose classes are all `row · column` as a matrix
+ * (rows down, columns across), any other as one line per class. A 0 is a class no request reached.
+ */
+export function requestClassLines(classes: readonly RequestClassCount[]): string[] {
+  const lines: string[] = [];
+  for (const dimension of [...new Set(classes.map((c) => c.dimension))]) {
+    const own = classes.filter((c) => c.dimension === dimension);
+    const cells = own.map((c) => c.class.split(' · '));
+    if (cells.every((parts) => parts.length === 2)) {
+      const rows = [...new Set(cells.map(([row]) => row!))];
+      const columns = [...new Set(cells.map(([, column]) => column!))];
+      const width = Math.max(dimension.length, ...rows.map((row) => row.length)) + 2;
+      lines.push(`  ${dimension.padEnd(width)}${columns.map((column) => column.padStart(Math.max(column.length, 6) + 2)).join('')}`);
+      for (const row of rows)
+        lines.push(
+          `  ${`  ${row}`.padEnd(width)}${columns
+            .map((column) =>
+              String(own.find((c) => c.class === `${row} · ${column}`)?.requests ?? 0).padStart(Math.max(column.length, 6) + 2),
+            )
+            .join('')}`,
+        );
+    } else {
+      lines.push(`  ${dimension}`);
+      const width = Math.max(...own.map((c) => c.class.length)) + 2;
+      for (const c of own) lines.push(`    ${c.class.padEnd(width)}${String(c.requests).padStart(7)}`);
+    }
+  }
+  return lines;
 }
 
 function mergeSeen<K extends 'reached' | 'exercised', M extends 'notReached' | 'notExercised'>(
@@ -364,6 +452,7 @@ export function mergeCoverage(a: CoverageReport, b: CoverageReport): CoverageRep
     generatedAt: a.generatedAt > b.generatedAt ? a.generatedAt : b.generatedAt,
     operations,
     ...(sentences ? { sentences } : {}),
+    ...(mergeClasses(a.requestClasses, b.requestClasses) ? { requestClasses: mergeClasses(a.requestClasses, b.requestClasses) } : {}),
     totals: coverageTotals(operations, sentences, a.totals.requests + b.totals.requests),
   };
 }
@@ -437,6 +526,12 @@ export function coverageToHtml(report: CoverageReport): string {
         `<tr><th scope="row">${escapeHtml(o.operationId)}</th><td class="num">${o.requests}</td><td>${chips(o.statuses.documented, o.statuses.notReached)}</td><td>${chips(o.parameters.documented, o.parameters.notExercised)}</td>${report.operations.some((x) => x.scenarios) ? `<td>${o.scenarios ? chips(o.scenarios.documented, o.scenarios.notExercised) : ''}</td>` : ''}</tr>`,
     )
     .join('\n');
+  const classes = report.requestClasses
+    ? `<h2>Classes of request sent (0: never asked)</h2>
+<table><thead><tr><th>dimension</th><th>class</th><th>requests</th></tr></thead><tbody>
+${report.requestClasses.map((c) => `<tr${c.requests === 0 ? ' class="zero"' : ''}><td>${escapeHtml(c.dimension)}</td><td>${escapeHtml(c.class)}</td><td class="num">${c.requests}</td></tr>`).join('\n')}
+</tbody></table>`
+    : '';
   const sentences = report.sentences
     ? `<h2>Spec sentences: ${report.sentences.enforced} of ${report.sentences.total} enforced</h2>
 <table><thead><tr><th>id</th><th>sentence</th><th>why not enforced</th></tr></thead><tbody>
@@ -454,6 +549,7 @@ thead th{background:#f2f2f2}
 .hit,.miss,.none{display:inline-block;padding:0 .4em;margin:.1em;border-radius:3px}
 .hit{background:#d7f5dd}.miss{background:#fbdada;text-decoration:line-through}.none{color:#888}
 .totals span{margin-right:1.5em}
+tr.zero td{background:#fbdada}
 </style></head><body>
 <h1>Contract coverage: ${escapeHtml(report.side)} side</h1>
 <p>${escapeHtml(report.source)} · generated ${escapeHtml(report.generatedAt)} · format ${escapeHtml(report.format)}</p>
@@ -461,6 +557,7 @@ thead th{background:#f2f2f2}
 <table><thead><tr><th>operation</th><th>requests</th><th>statuses (struck: not reached)</th><th>parameters (struck: not exercised)</th>${report.operations.some((x) => x.scenarios) ? '<th>scenarios</th>' : ''}</tr></thead><tbody>
 ${rows}
 </tbody></table>
+${classes}
 ${sentences}
 </body></html>
 `;

@@ -27,6 +27,12 @@ export interface ApiRequest {
   /** The target's key sent somewhere else as well. */
   keyAt?: KeyPlacement;
   /**
+   * Field lines written after the headers, exactly as given, on the raw socket: a field twice, an empty value,
+   * white space around a value (fetch would join, drop or trim them). `{key}` in a value stands for the target's
+   * key, so the request stays target-independent.
+   */
+  lines?: readonly (readonly [string, string])[];
+  /**
    * Written on the socket byte for byte (raw-http.ts) instead of by fetch. Also
    * chosen by itself for what fetch would change or refuse: a path the URL
    * parser normalises (`/./`, `%2e`, `\`), CONNECT, TRACE.

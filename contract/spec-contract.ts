@@ -28,6 +28,8 @@ export interface SpecParameter {
   ignoredByDeployment: boolean;
   /** Its `example`, or the first of its `examples`, when it has one (the derived checks fill a path with it). */
   example?: unknown;
+  /** Every example value it gives: `example`, then each of `examples` in the document's order. */
+  examples: unknown[];
 }
 
 /** Where a security scheme of type apiKey wants the credential (components.securitySchemes). */
@@ -203,6 +205,7 @@ export class SpecContract {
           description: typeof parameter.description === 'string' ? parameter.description : '',
           ignoredByDeployment: parameter.in === 'header' && /\bignored\b/i.test(String(parameter.description ?? '')),
           example: 'example' in parameter ? parameter.example : examples[0]?.value,
+          examples: [...('example' in parameter ? [parameter.example] : []), ...examples.map((example) => example.value)],
         };
       });
       const requirements = ((get.security as Json[] | undefined) ?? (this.spec.security as Json[] | undefined) ?? []) as Json[];

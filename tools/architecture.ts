@@ -25,7 +25,7 @@ const ROOMS: Readonly<Record<string, string>> = {
   'server/control':
     'beside the pipeline: the control API (control.openapi.yaml): scenarios, sessions, the journal, consumer coverage; their state behind one StateStore, in memory (no Node built-in) or in Redis with --state',
   contract:
-    'the contract at run time: spec loading, wire types, operations, examples, text folding, record rules, the exchange types, SpecContract, the JSON-text and Link readers, the coverage format, the JUnit writer',
+    'the contract at run time: spec loading, wire types, operations, examples, text folding, record rules, the exchange types, SpecContract, the header-field (RFC 9110), JSON-text and Link readers, the coverage format, the JUnit writer',
   'contract/judge':
     "the judge, the one per-exchange rule engine the suite and the proxy share: one file per rule family, the catalogue of every rule id (rules.ts), openapi.yaml's sentences and their map",
   'contract-suite': 'the contract suite, a product part that checks any deployment; registry.ts lists the checks in run order',
@@ -36,6 +36,8 @@ const ROOMS: Readonly<Record<string, string>> = {
   'contract-suite/property': 'the property run: requests generated from the document, each held to the judge',
   'contract-suite/relations':
     "the metamorphic relations: sentences of the document read as relations between the deployment's own answers (a filter narrows, folding keeps a match, paging partitions), so no verdict hangs on the data met",
+  'contract-suite/history':
+    "the history room: the run's own requests asked again in a seeded order, some after a conditional form of themselves, each held to its first answer (every operation is a read)",
   'contract-suite/cli': 'the contract command: options, the target probe, the run, causes, the report and its exit code',
   seeds: 'deterministic data: the generator (a pure function of seed and index) and data files; imports contract/ only',
   generated: 'TypeScript types of the three OpenAPI documents (`npm run gen`) and the Faker word lists; never edited by hand',

@@ -253,6 +253,46 @@ export const DERIVED_MUTANTS: readonly Mutant[] = [
         });
     },
   },
+  // Issue 35: questions the suite did not ask before (the request space, derived and measured).
+  {
+    name: 'a method on a path that is no operation answered 405 (a router that matches the method first)',
+    response: (request, response) => {
+      if (request.method !== 'GET' && response.status === 404) {
+        response.status = 405;
+        response.headers.allow = 'GET';
+        response.body = Buffer.from(JSON.stringify({ Code: 'METHOD_NOT_ALLOWED', Message: `${request.method} is not allowed` }));
+      }
+    },
+  },
+  {
+    name: 'an empty X-Api-Key answered 400 instead of 401',
+    response: (request, response) => {
+      if (request.headers['x-api-key'] === '' && response.status === 401) {
+        response.status = 400;
+        response.body = Buffer.from(JSON.stringify({ Code: 'VALIDATION_ERROR', Message: 'X-Api-Key must not be empty' }));
+      }
+    },
+  },
+  {
+    name: 'If-None-Match answered 304 with no body (a freshness check without validators)',
+    response: (request, response) => {
+      if (request.headers['if-none-match'] !== undefined && response.status === 200) {
+        response.status = 304;
+        delete response.headers['content-type'];
+        response.body = Buffer.alloc(0);
+      }
+    },
+  },
+  {
+    name: 'a preflight with a query string validated as the request (400 for an undocumented parameter)',
+    response: (request, response) => {
+      if (request.method === 'OPTIONS' && request.headers.origin !== undefined && /[?&]contract-suite-unknown=/.test(request.url)) {
+        response.status = 400;
+        response.headers['content-type'] = 'application/json; charset=utf-8';
+        response.body = Buffer.from(JSON.stringify({ Code: 'VALIDATION_ERROR', Message: 'contract-suite-unknown is not a parameter' }));
+      }
+    },
+  },
 ];
 
 /** The faults the issue lists, then a few more; then those of the derived checks' kinds. */

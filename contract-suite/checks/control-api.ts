@@ -8,7 +8,7 @@ import type { components } from '../../generated/control';
 import type { ErrorDto } from '../../contract/wire-types';
 import { UNKNOWN_ID, judgedInput, type CheckContext } from '../kit/context';
 import type { ApiRequest, Exchange, KeyRole } from '../../contract/exchange';
-import { ExchangeMemory, judgeRequest, judgeResponse, type RuleId } from '../../contract/judge';
+import { ExchangeMemory, headerOf, judgeRequest, judgeResponse, type RuleId } from '../../contract/judge';
 import type { SpecOperation } from '../../contract/spec-contract';
 
 type ScenarioTable = components['schemas']['ScenarioTable'];
@@ -221,7 +221,7 @@ export function sameAnswer(a: Exchange, b: Exchange): boolean {
   return (
     a.status === b.status &&
     isDeepStrictEqual(a.json, b.json) &&
-    ['X-Total-Count', 'Link'].every((name) => a.headers.get(name) === b.headers.get(name))
+    ['X-Total-Count', 'Link'].every((name) => headerOf(a.headers, name) === headerOf(b.headers, name))
   );
 }
 

@@ -12,6 +12,8 @@ import { nearMissKeys } from '../kit/http';
 import { type ApiRequest, type Exchange, type NearMissKey } from '../../contract/exchange';
 import type { OperationId } from '../../contract/operations';
 import { operationPaths, UNKNOWN_ID, type CheckContext, type Define, type OperationName } from '../kit/context';
+import { headerOf, listOf } from '../../contract/judge';
+import { totalCount } from '../kit/semantics';
 
 /** One request per operation (Detail with a listed id, or an unknown one when none is listed), with the key the operation needs. */
 async function operationRequests(context: CheckContext): Promise<{ operation: OperationName; request: ApiRequest }[]> {
@@ -45,12 +47,8 @@ const PREFER_DELAY_MS = 120;
 /** A timer may fire a few ms before its time as a client measures it (the server's loop reads its clock once a turn). */
 export const TIMER_SLACK_MS = 5;
 
-/** A comma-separated header's items, trimmed and in lower case. */
-export const headerList = (exchange: Exchange, name: string) =>
-  (exchange.headers.get(name) ?? '')
-    .split(',')
-    .map((item) => item.trim().toLowerCase())
-    .filter(Boolean);
+/** A list header's elements in lower case, over all its lines (RFC 9110 §5.6.1). */
+export const headerList = (exchange: Exchange, name: string) => listOf(headerOf(exchange.headers, name));
 
 type Check = (context: CheckContext) => Promise<void>;
 
@@ -67,12 +65,12 @@ const requestIdEchoed: Check = async (context) => {
     const id = `cs-${i}_A.b:c@d-${'x'.repeat(i)}`;
     const exchange = await context.call({ ...request, headers: { 'X-Request-Id': id } });
 
-    context.expect(exchange.headers.get('x-request-id') === id, exchange, `X-Request-Id ${id} is not echoed`, 'header.request-id');
+    context.expect(headerOf(exchange.headers, 'x-request-id') === id, exchange, `X-Request-Id ${id} is not echoed`, 'header.request-id');
   }
   const longest = 'L'.repeat(128);
   const exchange = await context.call({ ...requests[0]!.request, headers: { 'X-Request-Id': longest } });
   context.expect(
-    exchange.headers.get('x-request-id') === longest,
+    headerOf(exchange.headers, 'x-request-id') === longest,
     exchange,
     'a 128-character X-Request-Id is not echoed',
     'header.request-id',
@@ -88,9 +86,9 @@ const requestIdReplaced: Check = async (context) => {
     const id = outside[i % outside.length]!;
     const exchange = await context.call({ ...request, headers: { 'X-Request-Id': id } });
 
-    const sent = exchange.headers.get('x-request-id');
+    const sent = headerOf(exchange.headers, 'x-request-id');
     context.expect(
-      sent !== null && sent !== '' && sent !== id,
+      sent !== undefined && sent !== '' && sent !== id,
       exchange,
       `X-Request-Id ${JSON.stringify(id)} was echoed`,
       'header.request-id',
@@ -112,9 +110,9 @@ const corsOnEveryAnswer: Check = async (context) => {
   for (const request of [...(await operationRequests(context)).map((r) => r.request), ...errors]) {
     const exchange = await context.call({ ...request, headers: { Origin: origin } });
 
-    const allowed = exchange.headers.get('access-control-allow-origin');
+    const allowed = headerOf(exchange.headers, 'access-control-allow-origin');
     // No header on the very first answer: the Origin is not one this deployment accepts. Once it was accepted, a missing header is a failure.
-    if (allowed === null && !accepted) noAllowOrigin(context, exchange);
+    if (allowed === undefined && !accepted) noAllowOrigin(context, exchange);
     accepted = true;
     context.expect(
       allowed === '*' || allowed === origin,
@@ -302,7 +300,7 @@ async function namedExamplesAnswered(context: CheckContext, path: string): Promi
     const named = await context.get(path, 'valid', { Prefer: value });
     context.expectStatus(named, 200);
     context.expect(
-      (named.json as { Results: unknown[] }).Results.length === count && named.headers.get('x-total-count') === String(count),
+      (named.json as { Results: unknown[] }).Results.length === count && totalCount(named) === count,
       named,
       `Prefer: ${value} did not answer ${count} result(s) with X-Total-Count ${count}`,
       'check.prefer-mock',

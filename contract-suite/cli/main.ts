@@ -128,7 +128,10 @@ export async function runContractCli(
     }))
       out(line);
     const code = exitCodeOf(run.results);
-    if (code === EXIT.usage) process.stderr.write(`contract: ${baseUrl} stopped answering during the run (connection refused)\n`);
+    if (code === EXIT.usage) {
+      const first = run.results.find((r) => r.outcome === 'unreachable');
+      process.stderr.write(`contract: ${baseUrl} stopped answering during the run (${(first?.error ?? 'no connection').split('\n')[0]})\n`);
+    }
     if (code === EXIT.suite)
       process.stderr.write(
         `contract: the suite itself failed (${run.results.filter((r) => r.outcome === 'error').length} suite errors): see SUITE ERRORS above\n`,

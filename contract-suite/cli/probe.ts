@@ -1,6 +1,7 @@
 // Before any check, the ways a run cannot start, each one line (exit 2): nothing answers, the base URL is not
 // this API, the key is rejected.
 import type { SpecContract } from '../../contract/spec-contract';
+import { fetchAnswer } from '../kit/http';
 import type { Target } from '../kit/target';
 import { StartError } from './errors';
 
@@ -28,17 +29,19 @@ export async function probeTarget(target: Target, contract: SpecContract): Promi
   const paths = Object.fromEntries(contract.operations.map((o) => [o.operationId, o.template]));
   const get = async (path: string, key?: string) => {
     try {
-      return await fetch(target.baseUrl + path, {
-        headers: key ? { 'X-Api-Key': key, Accept: 'application/json' } : { Accept: 'application/json' },
-        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-        redirect: 'manual',
-      });
+      return await fetchAnswer(
+        target.baseUrl + path,
+        { headers: key ? { 'X-Api-Key': key, Accept: 'application/json' } : { Accept: 'application/json' }, redirect: 'manual' },
+        PROBE_TIMEOUT_MS,
+      );
     } catch (error) {
       throw new StartError(unreachable(error, target.baseUrl));
     }
   };
+  // The server answered: a body it then breaks (a bad chunked encoding, a reset) is the checks' to report (exit 1).
+  const body = (response: Response) => response.text().catch(() => '');
   const ping = await get(paths.ping!);
-  await ping.arrayBuffer();
+  await body(ping);
   const json = /^application\/(.+\+)?json\b/i.test(ping.headers.get('content-type') ?? '');
   if (ping.status >= 300 && ping.status < 400)
     throw new StartError(
@@ -49,7 +52,7 @@ export async function probeTarget(target: Target, contract: SpecContract): Promi
       `${target.baseUrl} does not look like this API: GET ${paths.ping} answered 404 ${ping.headers.get('content-type') ?? 'without a Content-Type'} (wrong host or path prefix?)`,
     );
   const keyed = await get(`${paths.getClientsSimple}?pageSize=1`, target.apiKey);
-  const body = await keyed.text();
+  const keyedBody = await body(keyed);
   // Neither a public nor a keyed operation is there: a wrong host or path prefix, not a broken contract (a
   // deployment that serves some operations and not others is the checks' to report).
   if (ping.status === 404 && keyed.status === 404)
@@ -58,6 +61,6 @@ export async function probeTarget(target: Target, contract: SpecContract): Promi
     );
   if (keyed.status === 401)
     throw new StartError(
-      `key rejected by ${target.baseUrl}: GET ${paths.getClientsSimple} answered 401 ${body.includes('UNAUTHORIZED') ? 'UNAUTHORIZED' : ''}`.trim(),
+      `key rejected by ${target.baseUrl}: GET ${paths.getClientsSimple} answered 401 ${keyedBody.includes('UNAUTHORIZED') ? 'UNAUTHORIZED' : ''}`.trim(),
     );
 }

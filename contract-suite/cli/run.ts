@@ -41,7 +41,7 @@ export async function runSuite(
 ): Promise<SuiteRun> {
   const log = options.log ?? (() => undefined);
   const contract = options.contract ?? specContract();
-  const recorder = new CoverageRecorder(contract);
+  const recorder = new CoverageRecorder(contract, target);
   const recorded: Target = {
     ...target,
     onExchange: (exchange: Exchange) => {
@@ -49,10 +49,11 @@ export async function runSuite(
       target.onExchange?.(exchange);
     },
   };
-  const context = new CheckContext(recorded, options.origin, { contract, seed: options.seed });
+  const context = new CheckContext(recorded, options.origin, { contract, seed: options.seed, strictHttp: options.strictHttp });
   const results: RunResult[] = [];
   const checks: ContractCheck[] = contractChecks(contract, options.control ? withControlChecks(options.groups) : options.groups, {
     strictHttp: options.strictHttp,
+    seed: options.seed,
   });
   const exercised = new Set<string>();
   for (const check of checks) {

@@ -21,6 +21,11 @@ export const RFC_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', '
  * 400 before any application sees it, so that would test the socket layer.
  */
 export const EXTENSION_METHOD = 'PURGE';
+/**
+ * A method no stack knows (RFC 2324's, in no registry): the document's answer for any other method is still
+ * right, but an HTTP layer that parses only the methods it knows refuses it before any route is looked at.
+ */
+export const UNKNOWN_METHOD = 'BREW';
 
 /** What the document gives as the error answer to a request: a status, its Codes (the error table's), and the table's words. */
 export interface ErrorAnswer {
@@ -54,6 +59,13 @@ export function operationError(contract: SpecContract, operation: SpecOperation,
   return answerOf(contract, operation, status);
 }
 
+/** The pointer of the body schema of the document's answer to a path that is no operation's: its ErrorDto. */
+export function errorBodySchema(contract: SpecContract): string {
+  const notFound = contract.resolve('#/components/responses/NotFound');
+  const [media] = Object.keys((notFound.node.content ?? {}) as Json);
+  return `${notFound.pointer}/content/${pointerSegment(media ?? 'application/json')}/schema`;
+}
+
 /** The methods a path item declares (upper case), e.g. ['GET']: what `Allow` names and what is not 405. */
 export function declaredMethods(contract: SpecContract, operation: SpecOperation): string[] {
   const item = (contract.spec.paths as Record<string, Json>)[operation.template] ?? {};
@@ -78,9 +90,35 @@ export interface PreflightRule {
   answerHeaders: { name: string; includes?: string }[];
 }
 
-function corsSection(contract: SpecContract): string | undefined {
+/** The text of a `## Title` section of info.description (title matched whole, in any case). */
+function descriptionSection(contract: SpecContract, title: string): string | undefined {
   const description = String((contract.spec.info as Json | undefined)?.description ?? '');
-  return /^##\s*CORS\s*$([\s\S]*?)(?=^##\s|(?![\s\S]))/m.exec(description)?.[1];
+  return new RegExp(`^##\\s*${title}\\s*$([\\s\\S]*?)(?=^##\\s|(?![\\s\\S]))`, 'im').exec(description)?.[1];
+}
+
+function corsSection(contract: SpecContract): string | undefined {
+  return descriptionSection(contract, 'CORS');
+}
+
+/**
+ * The conditional-request sentence of info.description's "Conditional requests" section, read as a rule:
+ * "`If-None-Match`, `If-Match`, … change nothing (`Range` is ignored too): a request that carries them gets the
+ * answer the same request without them gets". Undefined when the document states no such rule.
+ */
+export interface ConditionalRule {
+  sentence: string;
+  /** The request headers it names (`If-None-Match`, …, `Range`). */
+  headers: string[];
+}
+
+export function conditionalRule(contract: SpecContract): ConditionalRule | undefined {
+  const section = descriptionSection(contract, 'Conditional requests');
+  const sentence = section === undefined ? undefined : sentences(section).find((text) => /same request without them/i.test(text));
+  if (!sentence) return undefined;
+  const headers = [...sentence.matchAll(/`([A-Za-z-]+)`/g)]
+    .map((match) => match[1]!)
+    .filter((name) => /^(If-[A-Za-z-]+|Range)$/.test(name));
+  return { sentence, headers };
 }
 
 /** The sentences of a markdown paragraph run (a full stop ends one unless inside back-quotes). */

@@ -8,10 +8,10 @@
 import type { ErrorDto } from '../../contract/wire-types';
 import type { CheckContext } from '../kit/context';
 import type { ApiRequest, Exchange } from '../../contract/exchange';
-import { judgeResponse } from '../../contract/judge';
+import { headerOf, judgeResponse, listOf } from '../../contract/judge';
 import { listViolations, type ListQuery } from '../kit/semantics';
 import type { SpecOperation } from '../../contract/spec-contract';
-import { operationError, type ErrorAnswer } from './document';
+import { errorBodySchema, examplePath, operationError, type ErrorAnswer } from './document';
 
 const LIST_PARAMETERS = new Set(['page', 'pageSize', 'active', 'filter', 'idStaff', 'idLocation']);
 
@@ -47,6 +47,37 @@ export function expectRefusedByFront(context: CheckContext, exchange: Exchange, 
     exchange,
     `expected ${answer} (or, from a front server's own page, ${statuses.join(' or ')}), got ${describeStatus(exchange)}`,
     'response.status',
+  );
+}
+
+/** RFC 9110 §9.1: an origin server SHOULD answer a method it does not recognise with 501. */
+const NOT_IMPLEMENTED = 501;
+
+/**
+ * The answer to a method no route can take (document.ts UNKNOWN_METHOD, which a parser may not know; CONNECT, whose
+ * target is no path): the document's answer for any other method (`documented`, checked by `asDocumented`), or a
+ * refusal before any route is looked at, 501 (RFC 9110 §9.1) or 400 (a parser that takes only the methods it
+ * knows), and the `more` statuses the caller names: an ErrorDto from the application, the status alone from a
+ * front's own page.
+ */
+export function expectUnknownMethodAnswer(
+  context: CheckContext,
+  exchange: Exchange,
+  documented: ErrorAnswer,
+  asDocumented: () => void,
+  more: readonly number[] = [],
+): void {
+  if (exchange.status === documented.status) return asDocumented();
+  const refusals = [NOT_IMPLEMENTED, 400, ...more];
+  const answer = `${documented.status} ${documented.codes.join('/')}, or refused before any route (${refusals.join(' or ')})`;
+  context.expect(refusals.includes(exchange.status), exchange, `expected ${answer}, got ${describeStatus(exchange)}`, 'response.status');
+  if (fromHttpLayer(exchange)) return;
+  const validate = context.contract.validator(errorBodySchema(context.contract));
+  context.expect(
+    validate(exchange.json) === true,
+    exchange,
+    `the ${exchange.status} is not an ErrorDto ("every non-2xx response is an ErrorDto"): ${exchange.text.slice(0, 120)}`,
+    'response.schema',
   );
 }
 
@@ -130,6 +161,25 @@ export function expectAccepted(
   }
 }
 
+/**
+ * The operation's GET with its path parameters taken from a client the deployment lists (a parameter named as a
+ * member of a list row, in any case: `idClient` ← `IdClient`), so it names something that exists; the document's
+ * examples where the lists hold none.
+ */
+export async function listedRequest(context: CheckContext, operation: SpecOperation): Promise<ApiRequest> {
+  const values: Record<string, string> = {};
+  const pathParameters = operation.parameters.filter((parameter) => parameter.in === 'path');
+  if (pathParameters.length > 0) {
+    const row = (await context.sample()).clients[0] as unknown as Record<string, unknown> | undefined;
+    for (const parameter of pathParameters) {
+      const member = Object.keys(row ?? {}).find((name) => name.toLowerCase() === parameter.name.toLowerCase());
+      const value = member === undefined ? undefined : row?.[member];
+      if (typeof value === 'string') values[parameter.name] = value;
+    }
+  }
+  return { method: 'GET', path: examplePath(context.contract, operation, values), key: operation.isPublic ? 'none' : 'valid' };
+}
+
 const plainAnswers = new WeakMap<CheckContext, Map<string, Promise<Exchange>>>();
 
 /** The answer to a request the checks compare near misses with, sent once per run and held to the document. */
@@ -148,12 +198,9 @@ export function plainAnswer(context: CheckContext, request: ApiRequest): Promise
   return answer;
 }
 
-/** A header value as a list of lower-case items (`GET, HEAD` → ['get', 'head']). */
+/** A list header's elements in lower case (`GET, HEAD` → ['get', 'head']), over all its lines (RFC 9110 §5.6.1). */
 export function headerItems(exchange: Exchange, name: string): string[] {
-  return (exchange.headers.get(name) ?? '')
-    .split(',')
-    .map((item) => item.trim().toLowerCase())
-    .filter(Boolean);
+  return listOf(headerOf(exchange.headers, name));
 }
 
 /**
@@ -162,8 +209,8 @@ export function headerItems(exchange: Exchange, name: string): string[] {
  * and says so; with it, the deployment should have accepted that origin.
  */
 export function expectAllowedOrigin(context: CheckContext, exchange: Exchange): void {
-  const allowed = exchange.headers.get('access-control-allow-origin');
-  if (allowed === null) {
+  const allowed = headerOf(exchange.headers, 'access-control-allow-origin');
+  if (allowed === undefined) {
     const hint = `no Access-Control-Allow-Origin for Origin ${context.origin}: a deployment that accepts only listed origins needs --origin with one of them`;
     if (!context.originGiven) context.skip(`${hint} (the CORS rules were not checked)`);
     context.fail(exchange, `${hint}; --origin ${context.origin} was given, so this deployment should accept it`, 'cors.allow-origin');

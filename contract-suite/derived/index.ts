@@ -16,11 +16,18 @@
 //                  line, a bad Content-Length or Transfer-Encoding, a huge head;
 //                  with --strict-http also what Node's server takes: two Host
 //                  lines, a Host that is no host, `Transfer-Encoding: gzip`)
+//   absent-paths.ts  paths the document does not have × every method
+//   conditional.ts   every precondition header, with the target's own validators
+//   header-forms.ts  every header parameter and credential empty, blank, with
+//                  white space around its value, on two lines
 // Every answer is also held to the document as a whole (spec-contract.ts:
 // status, headers, media type and its RFC 8259 rules, body schema).
 import type { Define, DefineOptions } from '../kit/context';
 import type { SpecContract } from '../../contract/spec-contract';
+import { absentPathChecks } from './absent-paths';
+import { conditionalChecks } from './conditional';
 import { framingChecks } from './framing';
+import { headerFormChecks } from './header-forms';
 import { methodMatrixChecks } from './methods';
 import { parameterChecks } from './parameters';
 import { pathChecks } from './paths';
@@ -31,7 +38,10 @@ export const DERIVED_KINDS = {
   paths: pathChecks,
   methods: methodMatrixChecks,
   parameters: parameterChecks,
+  absentPaths: absentPathChecks,
   security: securityChecks,
+  headerForms: headerFormChecks,
+  conditional: conditionalChecks,
   framing: framingChecks,
 } as const satisfies Record<string, (check: Define, contract: SpecContract, options?: DefineOptions) => void>;
 

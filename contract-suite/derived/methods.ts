@@ -18,17 +18,21 @@
 // front servers refuse themselves (nginx's own 405 page, without `Allow`): an
 // answer in the HTTP layer's own format is held to the status alone (expect.ts, expectRefusedByFront).
 import type { CheckContext, Define, OperationName } from '../kit/context';
-import type { ApiRequest, Exchange, KeyRole } from '../../contract/exchange';
+import type { Exchange, KeyRole } from '../../contract/exchange';
 import { conformance } from '../../contract/conformance';
+import { headerOf, listOf } from '../../contract/judge';
 import type { SpecContract, SpecOperation } from '../../contract/spec-contract';
 import {
   declaredMethods,
   everywhereHeaders,
   EXTENSION_METHOD,
   examplePath,
+  exampleValue,
+  schemaAccepts,
   operationError,
   preflightRule,
   RFC_METHODS,
+  UNKNOWN_METHOD,
   type ErrorAnswer,
   checkOperation,
 } from './document';
@@ -39,6 +43,7 @@ import {
   expectErrorAnswer,
   expectRejected,
   expectRefusedByFront,
+  expectUnknownMethodAnswer,
   fromHttpLayer,
   headerItems,
   plainAnswer,
@@ -56,14 +61,12 @@ const OVERRIDE_PARAMETER = '_method';
 /** A 405 as the error table says, with `Allow` naming exactly the path item's methods (RFC 9110 §15.5.6: MUST). */
 function expectNotAllowed(context: CheckContext, exchange: Exchange, answer: ErrorAnswer, declared: readonly string[]): void {
   expectErrorAnswer(context, exchange, answer);
-  const allow = (exchange.headers.get('allow') ?? '')
-    .split(',')
-    .map((method) => method.trim())
-    .filter(Boolean);
+  // Allow is a list (RFC 9110 §10.2.1), its methods case-sensitive (§9.1): read as a list, in the case sent.
+  const allow = listOf(headerOf(exchange.headers, 'allow'), { caseSensitive: true });
   context.expect(
-    allow.length === declared.length && declared.every((method) => allow.includes(method)),
+    new Set(allow).size === declared.length && declared.every((method) => allow.includes(method)),
     exchange,
-    `expected Allow: ${declared.join(', ')}, got ${exchange.headers.get('allow') ?? '(none)'}`,
+    `expected Allow: ${declared.join(', ')}, got ${headerOf(exchange.headers, 'allow') ?? '(none)'}`,
   );
 }
 
@@ -78,6 +81,16 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
   const answer = `${notAllowed.status} ${notAllowed.codes.join('/')} with ${allow}`;
   const others = [...RFC_METHODS, EXTENSION_METHOD].filter((method) => !declared.includes(method));
 
+  check(
+    id,
+    `${UNKNOWN_METHOD} ${path} (a method no stack knows) → ${answer}, or refused before any route (501, RFC 9110 §9.1, or 400)`,
+    async (context) => {
+      const exchange = await context.send({ method: UNKNOWN_METHOD, path, key });
+
+      expectUnknownMethodAnswer(context, exchange, notAllowed, () => expectNotAllowed(context, exchange, notAllowed, declared));
+    },
+    ['request.method'],
+  );
   for (const method of others) {
     if (method === 'CONNECT') {
       check(
@@ -236,64 +249,89 @@ function preflightChecks(
   };
   const [originName = 'Origin', methodName = 'Access-Control-Request-Method'] = Object.keys(rule.requestHeaders);
 
+  /** The preflight answer the CORS section states, whatever the query of the path it is asked for. */
+  const expectPreflightAnswer = (context: CheckContext, exchange: Exchange) => {
+    // The sentence is about an Origin the deployment accepts: one with an origin list may refuse ours (403, no
+    // Access-Control-Allow-Origin), so the origin comes first (a skip naming --origin, unless --origin was given).
+    if (headerOf(exchange.headers, 'access-control-allow-origin') === undefined) expectAllowedOrigin(context, exchange);
+    context.expect(
+      Math.floor(exchange.status / 100) === rule.statusClass,
+      exchange,
+      `the preflight got ${exchange.status}, expected ${rule.statusClass}xx (${rule.sentence})`,
+      'cors.preflight',
+    );
+    expectConforming(context, exchange);
+    for (const header of rule.answerHeaders) {
+      if (/allow-origin$/i.test(header.name)) {
+        expectAllowedOrigin(context, exchange);
+        continue;
+      }
+      const items = headerItems(exchange, header.name);
+      context.expect(items.length > 0, exchange, `${header.name} is missing`, 'cors.preflight', header.name);
+      if (header.includes)
+        context.expect(
+          items.includes(header.includes.toLowerCase()) || items.includes('*'),
+          exchange,
+          `${header.name} does not include ${header.includes}: ${headerOf(exchange.headers, header.name)}`,
+          'cors.preflight',
+          header.name,
+        );
+    }
+    for (const header of everywhere) {
+      const value = headerOf(exchange.headers, header.name);
+      context.expect(
+        value !== undefined,
+        exchange,
+        `${header.name} is missing (the document puts it on every response)`,
+        'response.header',
+        header.name,
+      );
+      const validate = context.contract.validator(header.schema);
+      context.expect(
+        validate(value) === true,
+        exchange,
+        `${header.name} ${JSON.stringify(value)} breaks its schema`,
+        'response.header',
+        header.name,
+      );
+    }
+  };
+  const answered = `${rule.statusClass}xx with ${rule.answerHeaders
+    .map((h) => (h.includes ? `${h.name} including ${h.includes}` : h.name))
+    .join(', ')}${everywhere.length > 0 ? `, ${everywhere.map((h) => h.name).join(', ')}` : ''}`;
+
   check(
     id,
-    `${rule.method} ${path} as a CORS preflight (${Object.keys(rule.requestHeaders).join(', ')}) → ${rule.statusClass}xx with ${rule.answerHeaders
-      .map((h) => (h.includes ? `${h.name} including ${h.includes}` : h.name))
-      .join(', ')}${everywhere.length > 0 ? `, ${everywhere.map((h) => h.name).join(', ')}` : ''} (info: CORS)`,
+    `${rule.method} ${path} as a CORS preflight (${Object.keys(rule.requestHeaders).join(', ')}) → ${answered} (info: CORS)`,
     async (context) => {
-      const request: ApiRequest = { method: rule.method, path, key: 'none', headers: preflightHeaders(context) };
-
       // A preflight's answer is not an operation's response: held to the CORS sentence, not to the operation's statuses.
-      const exchange = await context.send(request);
+      const exchange = await context.send({ method: rule.method, path, key: 'none', headers: preflightHeaders(context) });
 
-      // The sentence is about an Origin the deployment accepts: one with an origin list may refuse ours (403, no
-      // Access-Control-Allow-Origin), so the origin comes first (a skip naming --origin, unless --origin was given).
-      if (exchange.headers.get('access-control-allow-origin') === null) expectAllowedOrigin(context, exchange);
-      context.expect(
-        Math.floor(exchange.status / 100) === rule.statusClass,
-        exchange,
-        `the preflight got ${exchange.status}, expected ${rule.statusClass}xx (${rule.sentence})`,
-        'cors.preflight',
-      );
-      expectConforming(context, exchange);
-      for (const header of rule.answerHeaders) {
-        if (/allow-origin$/i.test(header.name)) {
-          expectAllowedOrigin(context, exchange);
-          continue;
-        }
-        const items = headerItems(exchange, header.name);
-        context.expect(items.length > 0, exchange, `${header.name} is missing`, 'cors.preflight', header.name);
-        if (header.includes)
-          context.expect(
-            items.includes(header.includes.toLowerCase()) || items.includes('*'),
-            exchange,
-            `${header.name} does not include ${header.includes}: ${exchange.headers.get(header.name)}`,
-            'cors.preflight',
-            header.name,
-          );
-      }
-      for (const header of everywhere) {
-        const value = exchange.headers.get(header.name);
-        context.expect(
-          value !== null,
-          exchange,
-          `${header.name} is missing (the document puts it on every response)`,
-          'response.header',
-          header.name,
-        );
-        const validate = context.contract.validator(header.schema);
-        context.expect(
-          validate(value) === true,
-          exchange,
-          `${header.name} ${JSON.stringify(value)} breaks its schema`,
-          'response.header',
-          header.name,
-        );
-      }
+      expectPreflightAnswer(context, exchange);
     },
     ['cors.preflight', 'cors.allow-origin', 'check.preflight'],
   );
+  // A browser sends the preflight to the very URL of the request, query and all: the sentence is about the path, so
+  // each documented query parameter, and one the operation refuses, leave the answer as it is.
+  const queries = preflightQueries(contract, operation);
+  if (queries.length > 0)
+    check(
+      id,
+      `${rule.method} ${path}?<${queries.map((q) => q.why).join(' | ')}> as a CORS preflight → ${answered}, whatever the query (info: CORS, "on any path")`,
+      async (context) => {
+        for (const { query } of queries) {
+          const exchange = await context.send({
+            method: rule.method,
+            path: `${path}?${query}`,
+            key: 'none',
+            headers: preflightHeaders(context),
+          });
+
+          expectPreflightAnswer(context, exchange);
+        }
+      },
+      ['cors.preflight', 'cors.allow-origin', 'check.preflight'],
+    );
   check(
     id,
     `${rule.method} ${path} with ${originName} but no ${methodName} (no preflight) → ${answer} and Access-Control-Allow-Origin`,
@@ -355,6 +393,18 @@ function preflightChecks(
       },
       ['request.method', 'cors.allow-origin', 'check.preflight'],
     );
+}
+
+/** A query string per documented query parameter (its example value) and one with a parameter the operation does not document. */
+function preflightQueries(contract: SpecContract, operation: SpecOperation): { why: string; query: string }[] {
+  const queries = operation.parameters
+    .filter((parameter) => parameter.in === 'query')
+    .map((parameter) => ({ parameter, value: exampleValue(contract, parameter) }))
+    .filter(({ parameter, value }) => value !== undefined && schemaAccepts(contract, parameter, value))
+    .map(({ parameter, value }) => ({ why: parameter.name, query: `${encodeURIComponent(parameter.name)}=${encodeURIComponent(value!)}` }));
+  const documented = new Set(operation.parameters.map((parameter) => parameter.name));
+  const unknown = ['contract-suite-unknown', 'x'].find((name) => !documented.has(name))!;
+  return [...queries, { why: `${unknown} (not documented)`, query: `${unknown}=1` }];
 }
 
 /** Every operation's path with every method and with the headers that change what a request is. */

@@ -15,13 +15,14 @@
 //   as `x[__proto__]`, are rejected by name.
 // Every value is held to the document's own schema first (schemaAccepts), so
 // a check never expects what the schema does not say.
-import type { CheckContext, Define } from '../kit/context';
+import type { CheckContext, Define, DefineOptions } from '../kit/context';
 import type { ApiRequest, Exchange, KeyRole } from '../../contract/exchange';
 import type { ListQuery } from '../kit/semantics';
-import type { RuleId } from '../../contract/judge';
+import { readAsText, type RuleId } from '../../contract/judge';
 import type { SpecContract, SpecOperation, SpecParameter } from '../../contract/spec-contract';
 import { checkOperation, examplePath, exampleValue, operationError, schemaAccepts, type ErrorAnswer } from './document';
 import { expectAccepted, expectConforming, expectRefusedByFront, expectRejected, fromHttpLayer, plainAnswer } from './expect';
+import { sameBody } from '../kit/answers';
 
 type Json = Record<string, unknown>;
 
@@ -240,8 +241,15 @@ function validValue(contract: SpecContract, parameter: SpecParameter, cases: rea
 /** RFC 3986 reserved characters that do not delimit a query pair (`&`, `#`, `+` would: `+` means a space here). */
 const RESERVED_IN_VALUE = ":/?@!$'()*,;=[]";
 
-/** The keyword cases of one parameter, each value checked against the document's schema (a case the schema contradicts is dropped). */
-export function parameterCases(contract: SpecContract, parameter: SpecParameter): KeywordCase[] {
+/** A percent-encoding cut inside a UTF-8 sequence: no URI by RFC 3986 §2.1. */
+const CUT_ENCODING = '%E0%A4%A';
+
+/**
+ * The keyword cases of one parameter, each value checked against the document's schema (a case the schema
+ * contradicts is dropped). A cut percent-encoding is refused by every reading only where the schema refuses its
+ * text too (an integer, a uuid); elsewhere (a free text) only RFC 3986 refuses it, so only --strict-http asks.
+ */
+export function parameterCases(contract: SpecContract, parameter: SpecParameter, options: DefineOptions = {}): KeywordCase[] {
   if (parameter.in === 'cookie') return []; // No cookie parameter in this document's style to send; none derived.
   const schema = parameter.schema;
   const types = ([] as unknown[]).concat(schema.type ?? []);
@@ -259,13 +267,14 @@ export function parameterCases(contract: SpecContract, parameter: SpecParameter)
     ];
   else if (types.includes('string') || types.length === 0) cases = stringCases(contract, parameter, schema);
 
-  if (parameter.in === 'query' || parameter.in === 'path')
-    // A value that is not percent-encoded UTF-8 is no value of any schema (RFC 3986 §2.1, the judge's request.value).
+  const textReadingAccepted = schemaAccepts(contract, parameter, readAsText(CUT_ENCODING));
+  if ((parameter.in === 'query' || parameter.in === 'path') && (options.strictHttp || !textReadingAccepted))
+    // A value that is not percent-encoded UTF-8 (RFC 3986 §2.1, the judge's request.value).
     cases.push({
       parameter,
-      keyword: 'percent-encoding (RFC 3986)',
+      keyword: `percent-encoding (RFC 3986${textReadingAccepted ? ', --strict-http: the document states no reading' : ''})`,
       accepted: [],
-      rejected: [{ text: '%E0%A4%A', raw: true, undecodable: true, shown: '%E0%A4%A (a cut UTF-8 sequence)' }],
+      rejected: [{ text: CUT_ENCODING, raw: true, undecodable: true, shown: `${CUT_ENCODING} (a cut UTF-8 sequence)` }],
     });
   if (parameter.in === 'query') {
     const emptyOk = parameter.allowEmptyValue || schemaAccepts(contract, parameter, '');
@@ -390,12 +399,12 @@ function caseRules(c: KeywordCase): RuleId[] {
 }
 
 /** Every operation × every parameter × every keyword, and the undocumented query parameters of each operation. */
-export function parameterChecks(check: Define, contract: SpecContract): void {
+export function parameterChecks(check: Define, contract: SpecContract, options: DefineOptions = {}): void {
   for (const operation of contract.operations) {
     const rejection = operationError(contract, operation, 400);
     if (!rejection) continue; // The operation documents no 400: the document says nothing about rejecting a value.
     for (const parameter of operation.parameters) {
-      for (const c of parameterCases(contract, parameter)) {
+      for (const c of parameterCases(contract, parameter, options)) {
         check(
           checkOperation(operation),
           caseTitle(operation, c, rejection),
@@ -406,8 +415,9 @@ export function parameterChecks(check: Define, contract: SpecContract): void {
               expectAccepted(context, exchange, operation, query(parameter, value));
               if (c.sameAsEncoded) {
                 const encoded = await context.send(requestWith(contract, operation, parameter, { ...value, raw: false }));
+                // The same answer as a client reads it: JSON bodies as values (member order is free, RFC 8259 §4).
                 context.expect(
-                  encoded.status === exchange.status && encoded.text === exchange.text,
+                  encoded.status === exchange.status && sameBody(encoded, exchange),
                   exchange,
                   `${parameter.name} sent as it is and percent-encoded got different answers (${exchange.status}, ${encoded.status})`,
                   'check.allow-reserved',

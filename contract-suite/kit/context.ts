@@ -6,9 +6,11 @@
 // naming the exchange and a curl line that reproduces it, or a check whose
 // precondition the data does not meet into a CheckSkipped with its reason.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import type { OperationId } from '../../contract/operations';
+import { Journal } from './journal';
 import type { ClientExtended, ErrorCode, ErrorDto } from '../../contract/wire-types';
-import { describeExchange, requestHeaders, requestPath, send, toCurl } from './http';
+import { describeExchange, requestLines, requestPath, send, toCurl } from './http';
 import { operationPathname, type ApiRequest, type Exchange, type KeyRole } from '../../contract/exchange';
 import {
   ExchangeMemory,
@@ -147,6 +149,15 @@ export interface CheckContextOptions {
   memory?: ExchangeMemory;
   /** The run's seed, for the samples drawn above a check's bound (default DEFAULT_SEED). */
   seed?: number;
+  /** --strict-http: the judge holds answers to RFC rules stricter than the document too (JudgeOptions). */
+  strictHttp?: boolean;
+}
+
+/** Field lines as a header bag the judge reads (names in lower case, a repeated field as its lines). */
+function headerBagOf(lines: readonly (readonly [string, string])[]): Record<string, string[]> {
+  const bag: Record<string, string[]> = {};
+  for (const [name, value] of lines) (bag[name.toLowerCase()] ??= []).push(value);
+  return bag;
 }
 
 /** The judge's input for a request the suite sent: the headers as sent, and whether the key is one the deployment accepts. */
@@ -155,7 +166,7 @@ export function judgedInput(target: Target, request: ApiRequest, url?: string): 
     method: request.method,
     // As sent: a key placed in the query (derived/security.ts) is part of the query the judge reads.
     path: requestPath(target, request),
-    headers: requestHeaders(target, request),
+    headers: headerBagOf(requestLines(target, request)),
     url,
     keyAccepted: request.key === 'valid' ? true : request.key === 'none' ? undefined : false,
   };
@@ -189,9 +200,15 @@ export class CheckContext {
   readonly seed: number;
   /** The Origin the CORS checks send. */
   readonly origin: string;
+  /** --strict-http: RFC rules stricter than the document bind answers too. */
+  readonly strictHttp: boolean;
   /** True when the user named the Origin (--origin): a missing Access-Control-Allow-Origin is then a failure, else a skip. */
   readonly originGiven: boolean;
   requestCount = 0;
+  /** This run's own token (random), for requests that must be new to the deployment, this run's or any earlier run's. */
+  readonly runId = randomUUID().slice(0, 8);
+  /** The run's requests and their first answers (what the history room replays). */
+  readonly journal = new Journal();
   private samplePromise: Promise<Sample> | undefined;
   private readonly fullWalks = new Map<string, Promise<FullWalk>>();
 
@@ -205,6 +222,7 @@ export class CheckContext {
     this.memory = options.memory ?? new ExchangeMemory();
     this.seed = options.seed ?? DEFAULT_SEED;
     this.origin = origin ?? DEFAULT_ORIGIN;
+    this.strictHttp = options.strictHttp ?? false;
     this.originGiven = origin !== undefined;
   }
 
@@ -228,13 +246,14 @@ export class CheckContext {
 
   /** The judge's view of a request this context sends. */
   judge(request: ApiRequest, url?: string): RequestJudgement {
-    return judgeRequest(this.contract, judgedInput(this.target, request, url), { applied: this.applied });
+    return judgeRequest(this.contract, judgedInput(this.target, request, url), { applied: this.applied, strictHttp: this.strictHttp });
   }
 
   /** Sends the request, counting it and noting its status per operation; holds it to nothing. */
   async send(request: ApiRequest): Promise<Exchange> {
     const exchange = await send(this.target, request);
     this.requestCount += 1;
+    this.journal.record(exchange);
     const found = this.contract.findOperation(operationPathname(exchange));
     const operation = found?.operation.operationId ?? 'routing';
     if (!this.seen.has(operation)) this.seen.set(operation, new Set());
@@ -456,9 +475,12 @@ export interface DefineOptions {
   /**
    * --strict-http: the framing checks also send the RFC 9112 MUST-400s Node's
    * own HTTP server takes (two Host lines, a Host that is no host,
-   * `Transfer-Encoding: gzip`; derived/framing.ts).
+   * `Transfer-Encoding: gzip`; derived/framing.ts), and a cut percent-encoding
+   * where the document gives a text reading of it (derived/parameters.ts).
    */
   strictHttp?: boolean;
+  /** The run's seed (--seed): what a check chooses at random it chooses with it (the history room's order). */
+  seed?: number;
 }
 
 /** Adds one check to the list being built (see checks.ts: the groups are called explicitly, in order); `rules` names the check's own rules. */

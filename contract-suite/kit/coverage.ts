@@ -1,22 +1,32 @@
 // The provider side of the coverage report (contract/coverage-report.ts, the
 // format the mock's consumer side writes too): which operations, documented
-// statuses and parameters the run exercised, fed by every exchange of the run
-// (checks and generated requests alike) through the target's onExchange hook,
-// and which sentences of the document in use it enforced (sentences.ts).
-import { CoverageTally, type CoverageReport, type SentenceCoverage } from '../../contract/coverage-report';
+// statuses and parameters the run exercised and the classes of request it sent
+// (request-classes.ts), fed by every exchange of the run (checks and generated
+// requests alike) through the target's onExchange hook, and which sentences of
+// the document in use it enforced (sentences.ts).
+import { CoverageTally, requestClassLines, type CoverageReport, type SentenceCoverage } from '../../contract/coverage-report';
 import { headerOf } from '../../contract/judge';
 import { operationPathname, type Exchange } from '../../contract/exchange';
 import { SENTENCE_MAP, type SentenceEntry } from '../../contract/judge/sentence-map';
 import { specSentences } from '../../contract/judge/sentences';
 import type { OpenApiDocument } from '../../contract/spec';
 import type { SpecContract } from '../../contract/spec-contract';
+import { requestLines, type Target } from './http';
+import { classify, expectedClasses, ValidatorsSeen } from './request-classes';
 
 export type { CoverageReport };
 
 export class CoverageRecorder {
   private readonly tally = new CoverageTally();
+  private readonly validators = new ValidatorsSeen();
 
-  constructor(private readonly contract: SpecContract) {}
+  /** `target`: the deployment the requests went to (a request's lines carry its key). */
+  constructor(
+    private readonly contract: SpecContract,
+    private readonly target: Target,
+  ) {
+    this.tally.expectClasses(expectedClasses(contract));
+  }
 
   get requests(): number {
     return this.tally.requests;
@@ -31,6 +41,8 @@ export class CoverageRecorder {
         parameters.push(parameter.name);
     }
     this.tally.record(found?.operation.operationId, exchange.status, parameters);
+    this.tally.recordClasses(classify(this.contract, exchange.request, requestLines(this.target, exchange.request), this.validators));
+    this.validators.note(exchange.headers);
   }
 
   /** The report: `exercised` holds the rule ids applied in the run (the judge's and those of the checks that ran). */
@@ -59,6 +71,10 @@ export function describeCoverage(report: CoverageReport, sentences = true): stri
     lines.push(
       `  ${operation.operationId}: statuses ${operation.statuses.reached.join(' ')} of ${operation.statuses.documented.join(' ')}; parameters ${operation.parameters.exercised.length}/${operation.parameters.documented.length}${missing.length > 0 ? `; not exercised: ${missing.join(', ')}` : ''}`,
     );
+  }
+  if (report.requestClasses) {
+    lines.push('  classes of request sent (requests each; 0: never asked):');
+    lines.push(...requestClassLines(report.requestClasses).map((line) => `  ${line}`));
   }
   if (report.sentences && report.sentences.unenforced.length > 0 && !sentences)
     lines.push(`  ${report.sentences.unenforced.length} sentences not enforced, each with why: --verbose or --coverage-out FILE`);

@@ -1,7 +1,10 @@
 // One request, one exchange. Requests are target-independent values (the key
 // is a role, not a string), so a recorded request can be replayed against
-// another target, and a failing one printed as a curl line.
-import { rawRequestText, sendRaw, type RawAnswer } from './raw-http';
+// another target, and a failing one printed as a curl line. A request on a
+// kept-alive connection the server closed before answering is sent once more
+// on a new one (RFC 9112 §9.3.1.1, §9.6: a server may close an idle connection
+// at any time), so an idle-timeout race is never reported as the deployment's fault.
+import { connectHost, rawRequestText, sendRaw, type RawAnswer } from './raw-http';
 import type { ApiRequest, Exchange, KeyRole, NearMissKey } from '../../contract/exchange';
 
 /** What the checks talk to (target.ts reads one from the environment). */
@@ -52,6 +55,17 @@ export function requestHeaders(target: Target, request: ApiRequest): Record<stri
   return headers;
 }
 
+/** `{key}` in a request's own field line: the target's key. */
+const KEY_SLOT = '{key}';
+
+/** Every field line the request carries, in order: its headers, then its own lines with the target's key in place. */
+export function requestLines(target: Target, request: ApiRequest): [string, string][] {
+  return [
+    ...Object.entries(requestHeaders(target, request)),
+    ...(request.lines ?? []).map(([name, value]): [string, string] => [name, value.replaceAll(KEY_SLOT, target.apiKey)]),
+  ];
+}
+
 /** The request's path and query as sent: with the key appended to the query when it is placed there. */
 export function requestPath(target: Target, request: ApiRequest): string {
   if (request.keyAt?.in !== 'query') return request.path;
@@ -64,7 +78,7 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** True when fetch would send something else than the request says (a normalised path, a refused method). */
 export function needsRawSocket(target: Target, request: ApiRequest): boolean {
-  if (request.raw || request.framing || FORBIDDEN_METHODS.has(request.method.toUpperCase())) return true;
+  if (request.raw || request.framing || request.lines || FORBIDDEN_METHODS.has(request.method.toUpperCase())) return true;
   const base = new URL(target.baseUrl);
   const written = base.origin + base.pathname.replace(/\/+$/, '') + requestPath(target, request);
   const parsed = new URL(written);
@@ -121,6 +135,38 @@ export class TransportError extends Error {
   }
 }
 
+/** The undici and system codes of a connection closed before any byte of an answer came. */
+const CLOSED_BEFORE_ANSWER = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE']);
+
+function codeOf(error: unknown): string | undefined {
+  return (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
+}
+
+/**
+ * fetch, sent once more when the connection closed before the answer's status line: the first attempt may have
+ * gone out on a kept-alive connection the server was closing as idle. Reading the body is left to the caller
+ * (a body cut short is an answer that failed, never retried). Each attempt has its own deadline.
+ */
+export async function fetchAnswer(url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    if (!CLOSED_BEFORE_ANSWER.has(codeOf(error) ?? '')) throw error;
+    return fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  }
+}
+
+/** True when the target gives any HTTP answer to a plain GET of its base URL now (a refused connection earlier was then no outage). */
+export async function answersAtAll(target: Pick<Target, 'baseUrl'>, timeoutMs = 4_000): Promise<boolean> {
+  try {
+    const response = await fetchAnswer(`${target.baseUrl}/`, { redirect: 'manual' }, timeoutMs);
+    await response.arrayBuffer().catch(() => undefined);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function transportError(error: unknown, request: ApiRequest, url: string, timeoutMs: number): TransportError {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? (error as { name?: string }).name ?? 'ERROR';
@@ -131,67 +177,88 @@ function transportError(error: unknown, request: ApiRequest, url: string, timeou
   return new TransportError(request, url, code, `${request.method} ${url}: ${why}`);
 }
 
-/** Node's fetch (undici) keeps connections alive, so a run of requests reuses one socket. */
+/** The content codings fetch (undici) accepts: a retry on a connection of its own asks for the same representation. */
+const FETCH_ACCEPT_ENCODING: readonly [string, string] = ['Accept-Encoding', 'gzip, deflate'];
+
+/**
+ * The request on a connection of its own (raw-http.ts): written byte for byte, read until the server closes.
+ * `asFetch`: a request fetch sent first, sent again as fetch would (the same Accept-Encoding).
+ */
+async function sendOnOwnConnection(
+  target: Target,
+  request: ApiRequest,
+  url: string,
+  timeoutMs: number,
+  asFetch = false,
+): Promise<Omit<Exchange, 'ms'>> {
+  const prefix = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
+  let answer: RawAnswer;
+  try {
+    answer = await sendRaw(
+      target.baseUrl,
+      {
+        method: request.method,
+        target: prefix + requestPath(target, request),
+        headers: asFetch ? [...requestLines(target, request), FETCH_ACCEPT_ENCODING] : requestLines(target, request),
+        hostLines: request.framing?.hostLines,
+      },
+      timeoutMs,
+    );
+  } catch (error) {
+    throw transportError({ cause: error }, request, url, timeoutMs);
+  }
+  const text = new TextDecoder('utf-8').decode(answer.body);
+  return {
+    request,
+    url,
+    status: answer.status,
+    headers: answer.headers,
+    text,
+    bytes: answer.body,
+    json: parseJson(text),
+    unexpectedContent: answer.unexpectedContent,
+  };
+}
+
+/** The request through fetch, on a kept-alive connection; undefined when that connection closed before any answer. */
+async function sendByFetch(target: Target, request: ApiRequest, url: string, timeoutMs: number): Promise<Omit<Exchange, 'ms'> | undefined> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: request.method,
+      headers: requestHeaders(target, request),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    if (CLOSED_BEFORE_ANSWER.has(codeOf(error) ?? '')) return undefined;
+    throw transportError(error, request, url, timeoutMs);
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await response.arrayBuffer());
+  } catch (error) {
+    // The answer began: a body cut short is the deployment's failure to answer, never retried.
+    throw transportError(error, request, url, timeoutMs);
+  }
+  const text = new TextDecoder('utf-8').decode(bytes);
+  return { request, url, status: response.status, headers: response.headers, text, bytes, json: parseJson(text) };
+}
+
+/**
+ * Node's fetch (undici) keeps connections alive, so a run of requests reuses one socket. When the server closed it
+ * before answering (an idle close racing the reuse), the request goes once more on a connection of its own: any
+ * other kept-alive connection in the pool may be just as stale.
+ */
 export async function send(target: Target, request: ApiRequest, timeoutMs = 15_000): Promise<Exchange> {
   await pace(target);
   const url = target.baseUrl + requestPath(target, request);
   const started = performance.now();
-  let exchange: Exchange;
-  if (needsRawSocket(target, request)) {
-    const prefix = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
-    let answer: RawAnswer;
-    try {
-      answer = await sendRaw(
-        target.baseUrl,
-        {
-          method: request.method,
-          target: prefix + requestPath(target, request),
-          headers: Object.entries(requestHeaders(target, request)),
-          hostLines: request.framing?.hostLines,
-        },
-        timeoutMs,
-      );
-    } catch (error) {
-      throw transportError({ cause: error }, request, url, timeoutMs);
-    }
-    const text = new TextDecoder('utf-8').decode(answer.body);
-    exchange = {
-      request,
-      url,
-      status: answer.status,
-      headers: answer.headers,
-      text,
-      bytes: answer.body,
-      json: parseJson(text),
-      ms: performance.now() - started,
-      unexpectedContent: answer.unexpectedContent,
-    };
-  } else {
-    let response: Response;
-    let bytes: Uint8Array;
-    try {
-      response = await fetch(url, {
-        method: request.method,
-        headers: requestHeaders(target, request),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      bytes = new Uint8Array(await response.arrayBuffer());
-    } catch (error) {
-      throw transportError(error, request, url, timeoutMs);
-    }
-    const text = new TextDecoder('utf-8').decode(bytes);
-    exchange = {
-      request,
-      url,
-      status: response.status,
-      headers: response.headers,
-      text,
-      bytes,
-      json: parseJson(text),
-      ms: performance.now() - started,
-    };
-  }
+  const raw = needsRawSocket(target, request);
+  const answered =
+    (raw ? undefined : await sendByFetch(target, request, url, timeoutMs)) ??
+    (await sendOnOwnConnection(target, request, url, timeoutMs, !raw));
+  const exchange: Exchange = { ...answered, ms: performance.now() - started };
   target.onExchange?.(exchange);
   return exchange;
 }
@@ -226,6 +293,16 @@ export function toCurl(target: Target, request: ApiRequest): string {
       parts.push('-H', `"${name}: ${value.replace(target.apiKey, '$CONTRACT_API_KEY')}"`);
     else parts.push('-H', shellQuote(`${name}: ${value}`));
   }
+  // curl sends each -H as its own line, white space and repeats included; an empty value needs `Name;`.
+  for (const [name, value] of request.lines ?? []) {
+    const line = value === '' ? `${name};` : `${name}: ${value}`;
+    parts.push(
+      '-H',
+      hidden && value.includes(KEY_SLOT)
+        ? `"${line.replaceAll(KEY_SLOT, '$CONTRACT_API_KEY')}"`
+        : shellQuote(line.replaceAll(KEY_SLOT, target.apiKey)),
+    );
+  }
   const url = target.baseUrl + requestPath(target, request);
   parts.push(
     hidden && request.keyAt?.in === 'query' ? `"${url.replace(encodeURIComponent(target.apiKey), '$CONTRACT_API_KEY')}"` : shellQuote(url),
@@ -243,7 +320,7 @@ function toRawLine(target: Target, request: ApiRequest): string {
     method: request.method,
     target: prefix + requestPath(target, request),
     host: url.host,
-    headers: Object.entries(requestHeaders(target, request)).map(([name, value]) =>
+    headers: requestLines(target, request).map(([name, value]) =>
       name === 'X-Api-Key' && value === target.apiKey && value !== 'dev-key' ? [name, '$CONTRACT_API_KEY'] : [name, value],
     ),
     hostLines: request.framing?.hostLines,
@@ -257,7 +334,8 @@ function toRawLine(target: Target, request: ApiRequest): string {
     .replace(/`/g, '\\`')
     // A long run of one character (a padded head) as the shell command that writes it.
     .replace(/([A-Za-z0-9])\1{199,}/g, (run, character: string) => `$(head -c ${run.length} /dev/zero | tr '\\0' ${character})`);
-  const connect = secure ? `openssl s_client -quiet -connect ${url.hostname}:${port}` : `nc ${url.hostname} ${port}`;
+  // openssl takes an IPv6 address in brackets, as a URL writes it; nc takes it bare.
+  const connect = secure ? `openssl s_client -quiet -connect ${url.hostname}:${port}` : `nc ${connectHost(url)} ${port}`;
   return `printf "${printed}" | ${connect}`;
 }
 

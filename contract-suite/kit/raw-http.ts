@@ -81,7 +81,10 @@ export function parseRawAnswer(method: string, data: Buffer): RawAnswer {
     let body: Buffer = rest;
     if (/chunked/i.test(headers.get('transfer-encoding') ?? '')) body = dechunk(rest);
     else if (headers.has('content-length')) body = rest.subarray(0, Number(headers.get('content-length')));
-    if (/gzip/i.test(headers.get('content-encoding') ?? '')) body = zlib.gunzipSync(body);
+    const coding = (headers.get('content-encoding') ?? '').toLowerCase();
+    if (/gzip/.test(coding)) body = zlib.gunzipSync(body);
+    // RFC 9110 §8.4.1.2: deflate is the zlib format, though some servers send raw deflate.
+    else if (/deflate/.test(coding)) body = body[0] === 0x78 ? zlib.inflateSync(body) : zlib.inflateRawSync(body);
     return { status, headers, body, unexpectedContent: 0 };
   }
 }
@@ -98,14 +101,26 @@ export function rawRequestText(request: RawRequest & { host: string }): string {
   return lines.join('\r\n');
 }
 
+/**
+ * The host to connect to: a URL writes an IPv6 address in brackets (`[::1]`, RFC 3986 §3.2.2), which name no host
+ * to a resolver. The Host line keeps the URL's form.
+ */
+export function connectHost(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
 /** Sends one request on a new connection and reads until the server closes it (or the timeout). */
 export function sendRaw(baseUrl: string, request: RawRequest, timeoutMs = 15_000): Promise<RawAnswer> {
   const url = new URL(baseUrl);
   const secure = url.protocol === 'https:';
   const port = Number(url.port || (secure ? 443 : 80));
   const text = rawRequestText({ ...request, host: url.host });
+  const host = connectHost(url);
   return new Promise((resolve, reject) => {
-    const socket = secure ? tls.connect({ host: url.hostname, port, servername: url.hostname }) : net.connect({ host: url.hostname, port });
+    // TLS names a server by its DNS name only (RFC 6066 §3: never an IP address literal).
+    const socket = secure
+      ? tls.connect({ host, port, ...(net.isIP(host) === 0 ? { servername: host } : {}) })
+      : net.connect({ host, port });
     const chunks: Buffer[] = [];
     const timer = setTimeout(
       () => socket.destroy(Object.assign(new Error(`no complete answer within ${timeoutMs} ms`), { code: 'TimeoutError' })),

@@ -8,7 +8,7 @@ import { compareClients } from '../../contract/list-order';
 import { foldText, matchesFilter, trimWhiteSpace } from '../../contract/text-folding';
 import type { ClientExtended } from '../../contract/wire-types';
 import type { Exchange } from '../../contract/exchange';
-import { judgeRequest, judgeResponse } from '../../contract/judge';
+import { headerOf, judgeRequest, judgeResponse } from '../../contract/judge';
 import { linkRelations, parseLinkHeader, targetQuery, type LinkValue } from '../../contract/link-header';
 import { specContract, type SpecContract } from '../../contract/spec-contract';
 
@@ -52,9 +52,10 @@ export interface PageBody<T> {
   Results: T[];
 }
 
+/** X-Total-Count as a number, read as RFC 9110 reads a field (white space around it is no part of it); undefined when it is no count. */
 export function totalCount(exchange: Pick<Exchange, 'headers'>): number | undefined {
-  const raw = exchange.headers.get('x-total-count');
-  return raw !== null && /^\d+$/.test(raw) ? Number(raw) : undefined;
+  const raw = headerOf(exchange.headers, 'x-total-count');
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
 }
 
 const LIST_RULES = /^(list|filter|record)\./;

@@ -1,6 +1,6 @@
 // The CORS rules of an answer (openapi.yaml, "CORS"): a preflight allows GET and X-Api-Key, an answer to a
 // request with an Origin allows it and exposes the paging and request-id headers.
-import { listOf } from './headers';
+import { listOf } from '../headers';
 import type { Judging } from './judging';
 
 const EXPOSED = ['X-Total-Count', 'Link', 'X-Request-Id'];

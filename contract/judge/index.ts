@@ -17,8 +17,8 @@ export {
   type RuleId,
 } from './rules';
 export type { JudgedExchange, JudgedRequestInput, JudgeOptions, RequestJudgement, Side, Violation } from './types';
-export { headerOf, listOf, type HeaderBag, type HeaderValue } from './headers';
-export { parseQuery } from './query';
+export { fieldLines, headerOf, listOf, withoutOws, type HeaderBag, type HeaderValue } from '../headers';
+export { parseQuery, readAsText } from './query';
 export { describeParameterSchema } from './words';
 export { judgeRequest } from './request';
 export { judgeResponse, linkViolations } from './response';

@@ -1,7 +1,7 @@
 // One answer being judged: the request's judgement, the answer, where violations are collected (each with its
 // sentences ranked by nearness) and the small readings every response rule shares (a header, a paging value,
 // whether a part of the body broke its schema).
-import { headerOf } from './headers';
+import { headerOf } from '../headers';
 import type { JudgeRule } from './rules';
 import { sentencesFor } from './sentences';
 import type { JudgedExchange, RequestJudgement, Violation } from './types';

@@ -34,8 +34,13 @@ export function linkRules(j: Judging, header: string, total: number, page: numbe
       continue;
     }
     const problems: string[] = [];
-    // openapi.yaml: "page links as relative references" (RFC 3986 §4.2: no scheme, no authority).
-    if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(target) || target.startsWith('//')) problems.push('is not a relative reference');
+    // openapi.yaml: "page links as relative references". RFC 3986 §4.2: a relative reference has no scheme; a
+    // network-path reference (`//host/path?…`) is one too. What counts is what it resolves to (§5.2): this
+    // deployment (the authority the request was sent to, or the Host it named), this operation's path.
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(target)) problems.push('is not a relative reference (it has a scheme)');
+    const authorities = [new URL(requestUrl).host, j.requestHeader('host')].map((host) => host?.toLowerCase());
+    if (target.startsWith('//') && !authorities.includes(url.host.toLowerCase()))
+      problems.push(`names another authority (${url.host}) than the request's (${authorities[0]})`);
     if (url.pathname !== requestPath) problems.push(`leaves the path ${requestPath}`);
     const pairs = parseQuery(url.search);
     const got = new Map<string, string[]>();

@@ -8,10 +8,30 @@ export interface QueryPair {
   /** `?name` without `=`. */
   bare: boolean;
   decodeError?: string;
+  /** For a value with a decodeError: the value read as text (readAsText), as a deployment that takes it may. */
+  asText?: string;
 }
 
 function decodeComponent(text: string): string {
   return decodeURIComponent(text.replace(/\+/g, ' '));
+}
+
+/**
+ * A query component read as text whatever its percent-encoding: `+` a space, each `%XX` triplet a byte, bytes that
+ * are no UTF-8 U+FFFD, any other `%` itself. The document says only that `+` and `%20` mean a space; this is one
+ * reading a deployment may give a cut encoding (`%E0%A4%A` → `\uFFFD%A`).
+ */
+export function readAsText(text: string): string {
+  const bytes: number[] = [];
+  const plain = text.replace(/\+/g, ' ');
+  for (let i = 0; i < plain.length; i += 1) {
+    const triplet = /^%[0-9A-Fa-f]{2}/.exec(plain.slice(i));
+    if (triplet) {
+      bytes.push(parseInt(triplet[0].slice(1), 16));
+      i += 2;
+    } else bytes.push(...new TextEncoder().encode(plain[i]!));
+  }
+  return new TextDecoder('utf-8').decode(Uint8Array.from(bytes));
 }
 
 /** The query as pairs, in order, names and values decoded as a form (`+` is a space). */
@@ -31,7 +51,13 @@ export function parseQuery(search: string): QueryPair[] {
       } catch {
         // the name itself is badly encoded: reported under its raw form
       }
-      pairs.push({ name, value: rawValue, bare: at < 0, decodeError: `bad percent-encoding in ${JSON.stringify(part.slice(0, 60))}` });
+      pairs.push({
+        name,
+        value: rawValue,
+        bare: at < 0,
+        decodeError: `bad percent-encoding in ${JSON.stringify(part.slice(0, 60))}`,
+        asText: readAsText(rawValue),
+      });
     }
   }
   return pairs;

@@ -6,7 +6,7 @@
 // credential or one sent elsewhere than its scheme says, an unknown path or
 // another method. Where the document leaves an order open (401 before 400 or
 // after), both statuses are allowed.
-import { headerOf, type HeaderBag } from './headers';
+import { fieldLines, headerOf, type HeaderBag } from '../headers';
 import { preferPlan } from './prefer';
 import { parseQuery, type QueryPair } from './query';
 import type { JudgeRule } from './rules';
@@ -136,6 +136,11 @@ export function judgeRequest(contract: SpecContract, request: JudgedRequestInput
 
   const violations: Violation[] = [];
   const offending = new Set<string>();
+  // Violations the deployment may answer as if they were not there: bad values of a header a real deployment
+  // ignores (openapi.yaml says so of Prefer), a cut percent-encoding read as text (below).
+  const ignorable = new Set<Violation>();
+  /** A value was read as text: no list rule can say what that text matches. */
+  let readAsText = false;
   const pairs = parseQuery(search);
   const query = new Map<string, string>();
   const documented = new Map(operation.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]));
@@ -144,7 +149,16 @@ export function judgeRequest(contract: SpecContract, request: JudgedRequestInput
   for (const pair of pairs) counts.set(pair.name, (counts.get(pair.name) ?? 0) + 1);
   for (const pair of pairs) {
     if (pair.decodeError !== undefined) {
-      violations.push(requestViolation(id, 'request.value', pair.name, 'percent-encoded UTF-8 (RFC 3986)', pair.decodeError, applied));
+      const violation = requestViolation(id, 'request.value', pair.name, 'percent-encoded UTF-8 (RFC 3986)', pair.decodeError, applied);
+      violations.push(violation);
+      // RFC 3986 §2.1 makes a cut encoding no URI, but the document states only `+` and `%20`: unless strictHttp, a
+      // deployment may answer the value read as text, where the parameter's schema takes that text.
+      const parameter = documented.get(pair.name);
+      const asText = pair.asText ?? '';
+      if (!options.strictHttp && parameter && parameterViolations(contract, id, parameter, asText, undefined).length === 0) {
+        ignorable.add(violation);
+        readAsText = true;
+      }
       continue;
     }
     const parameter = documented.get(pair.name);
@@ -207,7 +221,6 @@ export function judgeRequest(contract: SpecContract, request: JudgedRequestInput
   }
   // Bad values of a header a real deployment ignores (openapi.yaml says so of Prefer): still the caller's
   // violation, but the deployment may answer as if the header were absent, so they do not force a 400.
-  const ignorable = new Set<Violation>();
   for (const parameter of operation.parameters.filter((p) => p.in === 'header')) {
     const value = headerOf(request.headers, parameter.name);
     if (value === undefined) {
@@ -230,6 +243,22 @@ export function judgeRequest(contract: SpecContract, request: JudgedRequestInput
         : credential.in === 'query'
           ? pairs.find((pair) => pair.name === credential.name)?.value
           : cookiesOf(request.headers).get(credential.name);
+    // A credential header on several lines (RFC 9110 §5.3 gives a singleton no combined value): the document says
+    // nothing of it, so the deployment may take a line, refuse the key (401) or refuse the request (400).
+    if (credential.in === 'header' && (fieldLines(request.headers, credential.name)?.length ?? 0) > 1) {
+      const violation = requestViolation(
+        id,
+        'request.repeated',
+        credential.name,
+        `one ${credential.name} line`,
+        `${fieldLines(request.headers, credential.name)!.length} ${credential.name} lines`,
+        applied,
+      );
+      violations.push(violation);
+      ignorable.add(violation);
+      keyMaybe = true;
+      continue;
+    }
     if (sent === undefined) {
       keyBad = true;
       const elsewhere = credentialElsewhere(credential.name, credential.in, request.headers, pairs);
@@ -292,7 +321,7 @@ export function judgeRequest(contract: SpecContract, request: JudgedRequestInput
     request,
     query,
     pathParams,
-    mockControlled,
+    mockControlled: mockControlled || readAsText,
     why: why.length > 0 ? why.join('; ') : 'a valid request',
     offending: [...offending],
   };

@@ -91,6 +91,11 @@ export const CHECK_RULES = {
   'check.head-no-content': 'the answer to HEAD carries no content',
   'check.no-method-override': 'X-HTTP-Method-Override and _method do not turn a request into another method',
   'check.preconditions': 'a GET with preconditions no representation meets (RFC 9110 §13.1) gets the plain answer, never a 304',
+  'check.conditional':
+    "a GET with If-None-Match, If-Match, If-Modified-Since, If-Unmodified-Since or If-Range (the target's own validators, * and its Date) gets an answer the document gives, and, where the document says so, the plain answer",
+  'check.header-forms':
+    'a header parameter or credential sent empty, as white space only, with white space around its value or on two lines is read as RFC 9110 reads it',
+  'check.history': "the same request gets the same answer whatever was asked before it (the suite's requests replayed in another order)",
   'check.path-normalisation': 'a path that only normalises to an operation (dot segments, encoded slashes) is not that operation',
   'check.framing': 'a request that breaks RFC 9112 framing gets 400 (or the answer of a front that refuses it)',
   'check.statuses-reached': 'every status the document gives an operation was reached by some request of the run',

@@ -1,7 +1,7 @@
 // The values the judge takes and gives: a request as a driver hands it over, what the judge makes of it, the
 // answer it got, and a broken rule (a Violation). Types only, so every rule file can name them without depending
 // on another rule file.
-import type { HeaderBag } from './headers';
+import type { HeaderBag } from '../headers';
 
 export type Side = 'request' | 'response';
 
@@ -24,6 +24,12 @@ export interface Violation {
 export interface JudgeOptions {
   /** Collects the ids of the rules that were applied (the coverage of the sentence table). */
   applied?: Set<string>;
+  /**
+   * Hold answers to RFC rules stricter than the document (the suite's --strict-http): a query value whose
+   * percent-encoding is cut (`%E0%A4%A`, no URI by RFC 3986 §2.1) must then be refused with 400, where by default
+   * a deployment may also read it as text.
+   */
+  strictHttp?: boolean;
 }
 
 export interface JudgedRequestInput {

@@ -30,6 +30,12 @@
 //     20,000 clients, no letter of the folding table anywhere; and a CORS
 //     origin list (unlisted origins get no CORS headers, a preflight from one
 //     a bare 204).
+// 11. Ways of writing the wire the standards allow, one switch each
+//     (WireBehaviours), so each is shown to raise no false alarm: a cut
+//     percent-encoding read as text, optional white space and other list and
+//     case forms in header values, JSON members in another order on every
+//     answer, Link targets as network-path references, a connection closed
+//     when it is reused, and listening on ::1.
 //
 // And, for the tests that show the suite fails a broken backend, faults it
 // can be started with (`faults`, `detailFault`): each breaks one sentence of
@@ -303,7 +309,23 @@ const DIGIT_TERM = /^[\d\s()+-]*\d[\d\s()+-]*$/;
 
 type Query = Map<string, string>;
 
-function parseQuery(search: string, allowed: readonly string[], faults = NO_FAULTS): Query {
+/**
+ * Percent-decoding that never fails: the `%XX` triplets as UTF-8 bytes (bad sequences as U+FFFD), any other `%` as
+ * itself. The document says only that `+` and `%20` mean a space; a cut encoding (`%E0%A4%A`) is then text.
+ */
+function decodeLeniently(text: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i += 1) {
+    const triplet = /^%[0-9A-Fa-f]{2}/.exec(text.slice(i));
+    if (triplet) {
+      bytes.push(parseInt(triplet[0].slice(1), 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(text[i]!, 'utf8'));
+  }
+  return new TextDecoder('utf-8').decode(Uint8Array.from(bytes));
+}
+
+function parseQuery(search: string, allowed: readonly string[], faults = NO_FAULTS, wire: WireBehaviours = {}): Query {
   const query: Query = new Map();
   for (const pair of search.replace(/^\?/, '').split('&')) {
     if (pair === '') continue;
@@ -311,7 +333,10 @@ function parseQuery(search: string, allowed: readonly string[], faults = NO_FAUL
     let name: string;
     let value: string;
     try {
-      const decode = (text: string) => decodeURIComponent(faults.has('plus-literal') ? text : text.replace(/\+/g, ' '));
+      const decode = (text: string) => {
+        const spaced = faults.has('plus-literal') ? text : text.replace(/\+/g, ' ');
+        return wire.lenientPercentEncoding ? decodeLeniently(spaced) : decodeURIComponent(spaced);
+      };
       name = decode(at < 0 ? pair : pair.slice(0, at));
       value = at < 0 ? '' : decode(pair.slice(at + 1));
     } catch {
@@ -345,7 +370,8 @@ interface Answer {
   headers?: Record<string, string | string[]>;
 }
 
-function list(data: Data, pathname: string, query: Query, detailed: boolean): Answer {
+/** Where a Link target starts: nothing (a query-only reference), or `//host/path` (a network-path reference). */
+function list(data: Data, pathname: string, query: Query, detailed: boolean, linkBase = ''): Answer {
   const page = integer(query, 'page', 1, 2147483647);
   const pageSize = integer(query, 'pageSize', 25, 100);
   let clients = data.clients;
@@ -392,7 +418,8 @@ function list(data: Data, pathname: string, query: Query, detailed: boolean): An
   });
   // Query-only references, pageSize first, the request's other parameters as sent; relations naming one page share a value.
   const others = [...query].filter(([name]) => name !== 'page' && name !== 'pageSize');
-  const ref = (n: number) => `?pageSize=${pageSize}${others.map(([k, v]) => `&${k}=${encodeURIComponent(v)}`).join('')}&page=${n}`;
+  const ref = (n: number) =>
+    `${linkBase}?pageSize=${pageSize}${others.map(([k, v]) => `&${k}=${encodeURIComponent(v)}`).join('')}&page=${n}`;
   const byPage = new Map<number, string[]>();
   const add = (rel: string, n: number) => byPage.set(n, [...(byPage.get(n) ?? []), rel]);
   add('first', 1);
@@ -400,7 +427,6 @@ function list(data: Data, pathname: string, query: Query, detailed: boolean): An
   if (page < last) add('next', page + 1);
   add('last', last);
   const links = [...byPage].map(([n, rels]) => `<${ref(n)}>; title="page ${n}"; rel=${rels.length > 1 ? `"${rels.join(' ')}"` : rels[0]}`);
-  void pathname;
   return {
     status: 200,
     body: { Results: results, PageSize: pageSize, Page: page },
@@ -408,7 +434,15 @@ function list(data: Data, pathname: string, query: Query, detailed: boolean): An
   };
 }
 
-function route(data: Data, method: string, pathname: string, search: string, key: string | undefined): Answer {
+function route(
+  data: Data,
+  method: string,
+  pathname: string,
+  search: string,
+  key: string | undefined,
+  wire: WireBehaviours,
+  host: string,
+): Answer {
   const known = /^\/api\/v1\/(Diagnostics\/(Ping|Exception)|Client\/(Simple|Extended)|Client\/Detail\/([^/]+))$/.exec(pathname);
   if (!known) throw new Failure(404, 'NOT_FOUND', `Nothing lives at ${pathname}`);
   if (method !== 'GET') throw new Failure(405, 'METHOD_NOT_ALLOWED', `Only GET is served at ${pathname}`);
@@ -424,9 +458,16 @@ function route(data: Data, method: string, pathname: string, search: string, key
     parseQuery(search, []);
     throw new Failure(500, 'TEST_EXCEPTION', 'This is a test exception from /Exception endpoint');
   }
-  if (known[3] === 'Simple') return list(data, pathname, parseQuery(search, ['page', 'pageSize'], data.faults), false);
+  const linkBase = wire.networkPathLinks ? `//${host}${pathname}` : '';
+  if (known[3] === 'Simple') return list(data, pathname, parseQuery(search, ['page', 'pageSize'], data.faults, wire), false, linkBase);
   if (known[3] === 'Extended')
-    return list(data, pathname, parseQuery(search, ['page', 'pageSize', 'active', 'filter', 'idStaff', 'idLocation'], data.faults), true);
+    return list(
+      data,
+      pathname,
+      parseQuery(search, ['page', 'pageSize', 'active', 'filter', 'idStaff', 'idLocation'], data.faults, wire),
+      true,
+      linkBase,
+    );
   parseQuery(search, []);
   let id: string;
   try {
@@ -443,8 +484,47 @@ function route(data: Data, method: string, pathname: string, search: string, key
   return { status: 200, body: { ...client, ContactInfo: { ...client.ContactInfo, Phone: phone } } };
 }
 
-function send(req: http.IncomingMessage, res: http.ServerResponse, answer: Answer): void {
-  let body: Buffer = Buffer.from(JSON.stringify(answer.body), 'utf8');
+/** The value with its objects' members in an order of their own (a new one on every call): JSON objects are unordered. */
+function shuffled(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shuffled);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value).map(([name, member]) => [name, shuffled(member)] as const);
+  for (let i = entries.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [entries[i], entries[j]] = [entries[j]!, entries[i]!];
+  }
+  return Object.fromEntries(entries);
+}
+
+/** Header names whose values are lists of case-insensitive tokens (RFC 9110 §12.5.5, §5.6.1; Fetch): written in upper case. */
+const CASE_FREE_LISTS = new Set(['access-control-expose-headers', 'access-control-allow-headers', 'vary']);
+
+/**
+ * Every header value as RFC 9110 lets a server write it: optional white space (SP, HTAB) around it (§5.5), a list
+ * field split over several lines, one element each and an empty element beside them (§5.3, §5.6.1), case-insensitive
+ * tokens in upper case, the media type in another case (§8.3.1). A recipient must read each as the plain value.
+ */
+function spaceHeaders(res: http.ServerResponse): void {
+  for (const name of res.getHeaderNames()) {
+    const value = res.getHeader(name);
+    if (value === undefined || name === 'content-length') continue;
+    const values = Array.isArray(value) ? value.map(String) : [String(value)];
+    const listed = CASE_FREE_LISTS.has(name) || name === 'allow';
+    const lines = listed ? values.flatMap((line) => line.split(',').map((item) => item.trim())) : values;
+    const cased = lines.map((line) =>
+      CASE_FREE_LISTS.has(name)
+        ? line.toUpperCase()
+        : name === 'content-type'
+          ? line.replace(/^application\/json/, 'Application/JSON')
+          : line,
+    );
+    const spaced = cased.map((line, i) => (i % 2 === 0 ? ` ${line} ` : `\t${line}\t `));
+    res.setHeader(name, listed ? [...spaced, ' '] : spaced.length === 1 ? spaced[0]! : spaced);
+  }
+}
+
+function send(req: http.IncomingMessage, res: http.ServerResponse, answer: Answer, wire: WireBehaviours): void {
+  let body: Buffer = Buffer.from(JSON.stringify(wire.shuffledMembers ? shuffled(answer.body) : answer.body), 'utf8');
   const headers: Record<string, string | string[]> = { 'content-type': 'application/json; charset=utf-8', ...answer.headers };
   if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
     body = zlib.gzipSync(body);
@@ -453,11 +533,18 @@ function send(req: http.IncomingMessage, res: http.ServerResponse, answer: Answe
   }
   headers['content-length'] = String(body.length);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (wire.headerWhiteSpace) spaceHeaders(res);
   res.writeHead(answer.status);
   res.end(body);
 }
 
-function handle(data: Data, req: http.IncomingMessage, res: http.ServerResponse, origins?: readonly string[]): void {
+function handle(
+  data: Data,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  origins: readonly string[] | undefined,
+  wire: WireBehaviours,
+): void {
   const incoming = req.headers['x-request-id'];
   res.setHeader('x-request-id', typeof incoming === 'string' && ECHOED_ID.test(incoming) ? incoming : uuidV7());
   res.setHeader('cache-control', 'no-store');
@@ -480,17 +567,18 @@ function handle(data: Data, req: http.IncomingMessage, res: http.ServerResponse,
       res.setHeader('access-control-allow-headers', 'x-api-key, prefer, x-request-id');
       res.setHeader('access-control-max-age', '300');
     }
+    if (wire.headerWhiteSpace) spaceHeaders(res);
     res.writeHead(204);
     res.end();
     return;
   }
   try {
     const key = req.headers['x-api-key'];
-    send(req, res, route(data, method, pathname, search, typeof key === 'string' ? key : undefined));
+    send(req, res, route(data, method, pathname, search, typeof key === 'string' ? key : undefined, wire, req.headers.host ?? ''), wire);
   } catch (error) {
     const failure = error instanceof Failure ? error : new Failure(500, 'INTERNAL_ERROR', 'Something went wrong on our side');
     if (failure.status === 405) res.setHeader('allow', 'GET');
-    send(req, res, { status: failure.status, body: { Message: failure.message, Code: failure.code } });
+    send(req, res, { status: failure.status, body: { Message: failure.message, Code: failure.code } }, wire);
   }
 }
 
@@ -498,6 +586,25 @@ export interface SecondImplementation {
   baseUrl: string;
   apiKey: string;
   stop(): Promise<void>;
+}
+
+/** Ways of writing the wire that the document and the standards allow, each off by default (free choice 11). */
+export interface WireBehaviours {
+  /** A query's cut percent-encoding (`filter=%E0%A4%A`) read as text, not refused: the document states only `+` and `%20`. */
+  lenientPercentEncoding?: boolean;
+  /** Header values with optional white space around them, lists over several lines, tokens in another case (RFC 9110 §5). */
+  headerWhiteSpace?: boolean;
+  /** JSON members in a new order on every answer (RFC 8259 §4: an object is an unordered collection). */
+  shuffledMembers?: boolean;
+  /** Link targets as network-path references, `//host/path?…` (RFC 3986 §4.2: a relative reference). */
+  networkPathLinks?: boolean;
+  /**
+   * One answer per connection, while advertising keep-alive: the connection is closed, unanswered, when the next
+   * request arrives on it (RFC 9112 §9.6: a server may close an idle connection at any time; the client retries).
+   */
+  closeReusedConnections?: boolean;
+  /** Listening on ::1, the IPv6 loopback: the base URL is `http://[::1]:PORT`. */
+  ipv6?: boolean;
 }
 
 export interface SecondImplementationOptions extends DataShape {
@@ -512,6 +619,8 @@ export interface SecondImplementationOptions extends DataShape {
    * and the id is a multiple of `every`: floor(n / every) of n clients, at least one), the lists the right one.
    */
   detailFault?: { every: number; seed: number };
+  /** Wire behaviours to switch on (default: none). */
+  wire?: WireBehaviours;
 }
 
 /** The ids of detailFault: floor(n / every) clients (at least one), the first by a hash of the seed and the id. */
@@ -522,7 +631,7 @@ function wrongDetailIds(clients: readonly ClientDetail[], fault: { every: number
 }
 
 /**
- * Starts it on 127.0.0.1 and a free port, with its 317 clients or, given
+ * Starts it on 127.0.0.1 (or ::1) and a free port, with its 317 clients or, given
  * `clients`, a data set of that size from the same generator (the same 7
  * staff members and 5 locations, so a large set puts thousands of clients on
  * each), in the data shape asked for, accepting any Origin or only `origins`.
@@ -539,9 +648,20 @@ export function startSecondImplementation(options: SecondImplementationOptions =
     faults: new Set(options.faults ?? []),
     wrongDetail: options.detailFault && made.clients.length > 0 ? wrongDetailIds(made.clients, options.detailFault) : new Set(),
   };
+  const wire = options.wire ?? {};
+  const answered = new WeakMap<object, number>();
   const server = http.createServer((req, res) => {
+    const count = (answered.get(req.socket) ?? 0) + 1;
+    answered.set(req.socket, count);
+    if (wire.closeReusedConnections && count > 1) {
+      req.socket.destroy();
+      return;
+    }
     req.resume();
-    req.on('end', () => handle(data, req, res, options.origins));
+    req.on('end', () => handle(data, req, res, options.origins, wire));
   });
-  return listenOnLoopback(server).then((listening) => ({ ...listening, apiKey: SECOND_API_KEY }));
+  return listenOnLoopback(server, undefined, wire.ipv6 ? '::1' : '127.0.0.1').then((listening) => ({
+    ...listening,
+    apiKey: SECOND_API_KEY,
+  }));
 }
