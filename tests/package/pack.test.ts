@@ -82,13 +82,15 @@ describe('the tarball', () => {
 
   // 0.1.0 shipped 277 files in 1.31 MB, much of it no user reads: the mutation and reach reports, the
   // performance history, the contributors' pages and Swagger UI's CSS source map (issue 38). Without them,
-  // 1.13 MB in 325 files once the contract suite moved into its rooms; the bounds leave room to grow, not to bloat.
-  test('holds no report, history, contributor page or source map, and stays within 400 files and 1.25 MB', () => {
+  // 1.13 MB in 325 files once the contract suite moved into its rooms; then the browser entry and the static docs
+  // site's script (issue 39: 0.55 MB packed, the mock and msw bundled for a page) and the suite's new rooms: 1.68 MB
+  // in 401 files. The bounds leave room to grow, not to bloat.
+  test('holds no report, history, contributor page or source map, and stays within 440 files and 1.85 MB', () => {
     const unneeded = files.filter((file) => /^docs\/(mutation|performance|reach)\.md$|^(CONTRIBUTING|ARCHITECTURE)\.md$|\.map$/.test(file));
 
     expect(unneeded).toEqual([]);
-    expect(packed.entryCount).toBeLessThanOrEqual(400);
-    expect(packed.size).toBeLessThanOrEqual(1_250_000);
+    expect(packed.entryCount).toBeLessThanOrEqual(440);
+    expect(packed.size).toBeLessThanOrEqual(1_850_000);
   });
 
   test('carries every file its README and docs link to (the links work in node_modules, not only on GitHub)', () => {

@@ -121,11 +121,12 @@ suite('three replicas behind nginx, sharing their state through Redis', () => {
     const chromium = missing(process.env.CHROMIUM_PATH || '/usr/bin/chromium');
     if (chromium) return console.log(chromium);
     const cli = path.join(ROOT, 'node_modules/@playwright/test/cli.js');
-    const args = [cli, 'test', '-c', 'examples/frontend', '--tsconfig', 'examples/frontend/tsconfig.repo.json', '--reporter', 'line'];
+    // As npm run test:frontend runs them: in the app's folder, whose npm run dev is the app's dev server.
+    const args = [cli, 'test', '--tsconfig', 'tsconfig.repo.json', '--reporter', 'line'];
     // Playwright refuses to run under Jest's worker variables.
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('JEST')));
     const child = spawn(process.execPath, args, {
-      cwd: ROOT,
+      cwd: path.join(ROOT, 'examples', 'frontend'),
       env: { ...env, MOCK_URL: nginx!.url, CI: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
