@@ -62,6 +62,9 @@ const config = {
   // The machine is shared and noisy: a generous margin so that a slow run is not counted as a timeout (a kill).
   timeoutMS: 15000,
   timeoutFactor: 2,
+  // The coverage run is the whole killer with coverage counting, under `nice` on shared cores: minutes, past the
+  // default limit of 5.
+  dryRunTimeoutMinutes: 40,
   ignorePatterns: ['dist', 'examples', 'bench-results', 'test-artifacts', 'reports', 'coverage'],
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
