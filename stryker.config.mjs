@@ -2,7 +2,8 @@
 // docs/mutation.md). `npm run mutation` (never part of `npm run check`) mutates the files that shape what the API
 // answers and runs tests/mutation/contract-killer.test.ts (jest.mutation.config.js: the real app in-process on
 // port 0, once as it starts answering over 120 clients and once after its background work over 1,100, every
-// contract check and a 20-request property run) against each mutant.
+// contract check and a 20-request property run) against each mutant. Which survivors are equivalent is then
+// decided by machine (tools/mutation/decide.ts: the same instrumentation, a differential corpus), not here.
 //
 // In scope: routing, auth, validation, raw-query checks, Prefer, dispatch and the handlers (server/pipeline/),
 // the error catalogue and the ErrorDto writer (server/errors.ts, pipeline/error-handler.ts), paging headers,

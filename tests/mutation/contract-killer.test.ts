@@ -105,14 +105,21 @@ const FILTER_FIRST = ['/api/v1/Client/Extended?active=true'];
 const FILTER_AFTER_FIRST_PAGE = ['/api/v1/Client/Simple', '/api/v1/Client/Extended?active=true'];
 
 /**
+ * Idle connections are kept two minutes, not 5 s: under Stryker on starved cores the suite's client can go seconds
+ * between two requests and reuse a connection just as the server closes it (ECONNRESET, a kill that no mutant made).
+ * When a connection closes is listener plumbing, outside the mutated scope.
+ */
+const LISTENER = { keepAliveMs: 120_000 };
+
+/**
  * `generated`: over the generator's own source (seeds/client.ts generatedSource: ids and names first, each record
  * made when read), as the in-process handlers build their store when no data file is given, instead of records
  * made beforehand: the same clients, without the order cases.
  */
 async function startLeanAskedFirst(requests: readonly string[], generated = false): Promise<TestServer> {
   const server = generated
-    ? await startLeanTestServer({ seed: 1, clients: CLIENTS })
-    : await startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false));
+    ? await startLeanTestServer({ seed: 1, clients: CLIENTS }, undefined, LISTENER)
+    : await startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false), LISTENER);
   for (const request of requests) await (await get(server.baseUrl, request)).arrayBuffer();
   return server;
 }
@@ -148,13 +155,13 @@ function lazily<T extends { stop?: () => Promise<unknown>; close?: () => Promise
 }
 const starts: (() => Promise<void>)[] = [];
 
-const cold = lazily(() => startTestServer({}, withCases(generateClients(1, CLIENTS), false)));
+const cold = lazily(() => startTestServer({}, withCases(generateClients(1, CLIENTS), false), LISTENER));
 const settled = lazily(async () => {
-  const server = await startTestServer({}, withCases(generateClients(1, SETTLED_CLIENTS), true));
+  const server = await startTestServer({}, withCases(generateClients(1, SETTLED_CLIENTS), true), LISTENER);
   await server.app.prebuild();
   return server;
 });
-const lean = lazily(() => startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false)));
+const lean = lazily(() => startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false), LISTENER));
 const leanFilterFirst = lazily(() => startLeanAskedFirst(FILTER_FIRST, true));
 const leanFilterAfterPage = lazily(() => startLeanAskedFirst(FILTER_AFTER_FIRST_PAGE));
 /** The modes server, behind a judge that keeps every violation of a run (the suite's own bad requests fill the default 1,000). */
