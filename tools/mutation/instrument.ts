@@ -54,7 +54,7 @@ const RANGE = /(.*?):((\d+)(?::(\d+))?-(\d+)(?::(\d+))?)$/;
 
 /**
  * The files to mutate and each one's ranges (true: all of it), as Stryker's project reader resolves `mutate`:
- * patterns in order, a later `!pattern` unmarking, ranges of the same file joined.
+ * patterns in order, a later `!pattern` unmarking, ranges of the same file joined; in path order.
  */
 export function filesToMutate(root: string, patterns: readonly string[]): Map<string, true | Range[]> {
   const files = new Map<string, true | Range[]>();
@@ -79,7 +79,9 @@ export function filesToMutate(root: string, patterns: readonly string[]): Map<st
       else files.set(file, [...(known ?? []), range]);
     }
   }
-  return files;
+  // Stryker walks the project's files in path order and numbers the mutants file by file: so does the decider,
+  // which makes its ids Stryker's for a whole-scope run.
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** A logger for the instrumenter: its warnings to stderr, nothing else. */
