@@ -101,17 +101,18 @@ test('the original answers its own corpus the same in a second process (no nonde
   });
 }, 120_000);
 
-test('the score: killed and timed out are detected, a survivor is undetected unless found equivalent', () => {
+test('the score: killed and timed out are detected, a survivor is undetected unless found equivalent, and one not yet asked is left out', () => {
   const rows = [
     { status: 'Killed' as const },
     { status: 'Timeout' as const },
     { status: 'Survived' as const, equivalence: { equivalent: true as const, how: 'same answers' as const, requests: 8 } },
     { status: 'NoCoverage' as const, equivalence: { equivalent: false as const, firstDifference: 'x' } },
     { status: 'RuntimeError' as const },
+    { status: 'Survived' as const },
   ];
-  expect(rows.map(verdictOf)).toEqual(['detected', 'detected', 'equivalent', 'undetected', 'not scored']);
+  expect(rows.map(verdictOf)).toEqual(['detected', 'detected', 'equivalent', 'undetected', 'not scored', 'not decided']);
   const score = scoreOf(rows);
-  expect(score).toMatchObject({ detected: 2, undetected: 1, equivalent: 1, notScored: 1 });
+  expect(score).toMatchObject({ detected: 2, undetected: 1, equivalent: 1, notScored: 1, notDecided: 1 });
   expect(score.score).toBeCloseTo(2 / 3);
   // Wilson's 90 % interval for 9 of 10 (z = 1.645): 0.6523 to 0.9774.
   const { low, high } = wilson(9, 10);

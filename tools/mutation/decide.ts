@@ -4,7 +4,8 @@
 // byte as the original does (corpus-plan.ts: the suite's own requests in two orders and generated ones, over five
 // data sets, cold and settled, and through the MSW handlers). It then computes the score (score.ts) and writes
 // the per-mutant table, reports/mutation/mutants.md and .json. No row is classed by reading.
-//   node dist/tools/mutation/decide.js [--run REPORT[:SAMPLE]]... [--generated 3000] [--no-recheck] [--ahead SAMPLE]
+//   node dist/tools/mutation/decide.js [--run REPORT[:SAMPLE]]... [--generated 3000] [--no-recheck] [--ahead SAMPLE] [--decided-only]
+// REPORT is Stryker's mutation.json, or the killer's MUTATION_TIMES log (.jsonl) of a run cut short.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +28,8 @@ interface Options {
   recheck: boolean;
   /** --ahead SAMPLE: decide a sample's mutants without a report (their verdicts are kept for the report's run). */
   ahead?: string;
+  /** --decided-only: table and score from the verdicts made so far, deciding nothing more. */
+  decidedOnly: boolean;
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -34,6 +37,7 @@ function parseOptions(argv: readonly string[]): Options {
   let generated = 3000;
   let recheck = true;
   let ahead: string | undefined;
+  let decidedOnly = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--run') {
@@ -41,12 +45,13 @@ function parseOptions(argv: readonly string[]): Options {
       runs.push({ report: path.resolve(ROOT, report!), ...(sample ? { sample: path.resolve(ROOT, sample) } : {}) });
     } else if (arg === '--generated') generated = Number(argv[++i]);
     else if (arg === '--no-recheck') recheck = false;
+    else if (arg === '--decided-only') decidedOnly = true;
     else if (arg === '--ahead') ahead = path.resolve(ROOT, argv[++i] ?? '');
     else throw new Error(`unknown argument ${arg}`);
   }
   if (runs.length === 0) runs.push({ report: path.join(OUT, 'mutation.json') });
   if (!Number.isInteger(generated) || generated < 0) throw new Error('--generated must be a whole number');
-  return { runs, generated, recheck, ...(ahead ? { ahead } : {}) };
+  return { runs, generated, recheck, decidedOnly, ...(ahead ? { ahead } : {}) };
 }
 
 interface ReportMutant {
@@ -77,6 +82,29 @@ function firstDifference(verdict: WorkerVerdict): string {
     return `${verdict.instance}, request ${verdict.index! + 1}: ${verdict.request} (${what} differ)`;
   }
   return `${verdict.instance ? `${verdict.instance}: ` : ''}${verdict.error ?? 'differs'}`;
+}
+
+/**
+ * A run cut short has no report: the killer's own log (MUTATION_TIMES, one line per mutant it finished) stands in
+ * for it, killed or survived, with the decider's locations (its ids are Stryker's for a whole-scope run). A mutant
+ * Stryker timed out, or never reached, has no line and is left out.
+ */
+function reportFromKillerLog(file: string, byId: ReadonlyMap<string, DeciderMutant>): Report {
+  const report: Report = { files: {} };
+  const lines = fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
+  for (const line of lines) {
+    const { mutant, killed } = JSON.parse(line) as { mutant: string | null; killed: boolean };
+    const m = mutant === null ? undefined : byId.get(mutant);
+    if (!m) continue;
+    (report.files[m.file] ??= { mutants: [] }).mutants.push({
+      id: m.id,
+      mutatorName: m.mutatorName,
+      replacement: m.replacement,
+      status: killed ? 'Killed' : 'Survived',
+      location: { start: { line: m.line, column: m.column }, end: { line: m.endLine, column: m.endColumn } },
+    });
+  }
+  return report;
 }
 
 /** The corpus, the original's fingerprints and coverage: made once for a bundle and a corpus size, then reused. */
@@ -158,10 +186,21 @@ class VerdictCache {
   }
 
   get(key: string): Equivalence | undefined {
+    this.merge();
     return this.verdicts[key];
   }
 
+  private merge(): void {
+    try {
+      Object.assign(this.verdicts, JSON.parse(fs.readFileSync(this.file, 'utf8')) as Record<string, Equivalence>);
+    } catch {
+      // none written yet
+    }
+  }
+
+  /** Kept with what another decider (a second one beside this, on the other core) wrote meanwhile. */
   set(key: string, verdict: Equivalence): void {
+    this.merge();
     this.verdicts[key] = verdict;
     fs.writeFileSync(this.file, JSON.stringify(this.verdicts));
   }
@@ -212,7 +251,8 @@ async function main(): Promise<void> {
     // Before (or beside) Stryker: decide a sample's mutants by the decider's own ids, which are Stryker's for a
     // whole-scope run (the same instrumenter over the same files); the report is matched by key afterwards.
     const ids = (JSON.parse(fs.readFileSync(options.ahead, 'utf8')) as { ids: string[] }).ids;
-    for (const id of ids) {
+    // MUTATION_DECIDE_FROM_END=1: a second decider beside the first takes the sample from its end.
+    for (const id of process.env.MUTATION_DECIDE_FROM_END === '1' ? [...ids].reverse() : ids) {
       const mutant = byId.get(id);
       if (mutant) await decideOne(mutant, prepared, cache, log);
     }
@@ -222,7 +262,9 @@ async function main(): Promise<void> {
 
   const rows: MutantRow[] = [];
   for (const run of options.runs) {
-    const report = JSON.parse(fs.readFileSync(run.report, 'utf8')) as Report;
+    const report = run.report.endsWith('.jsonl')
+      ? reportFromKillerLog(run.report, byId)
+      : (JSON.parse(fs.readFileSync(run.report, 'utf8')) as Report);
     const sample = run.sample ? new Set((JSON.parse(fs.readFileSync(run.sample, 'utf8')) as { ids: string[] }).ids) : undefined;
     for (const [file, { mutants: reported }] of Object.entries(report.files)) {
       for (const m of reported) {
@@ -248,9 +290,16 @@ async function main(): Promise<void> {
             replacement: m.replacement ?? '',
           }),
         );
-        row.equivalence = ours
-          ? await decideOne(ours, prepared, cache, log)
-          : { equivalent: false, firstDifference: "not in the decider's instrumentation (the code changed since the report): not decided" };
+        if (!ours)
+          row.equivalence = {
+            equivalent: false,
+            firstDifference: "not in the decider's instrumentation (the code changed since the report): not decided",
+          };
+        else if (options.decidedOnly) {
+          // --decided-only: what the deciders have decided so far; the rest stay undecided, and the score is given both ways.
+          const known = cache.get(mutantKey(ours));
+          if (known) row.equivalence = known;
+        } else row.equivalence = await decideOne(ours, prepared, cache, log);
       }
     }
   }
@@ -258,15 +307,23 @@ async function main(): Promise<void> {
 
   const score = scoreOf(rows);
   const survivors = rows.filter((row) => row.equivalence);
+  const undecided = rows.filter((row) => (row.status === 'Survived' || row.status === 'NoCoverage') && !row.equivalence);
+  const decided = survivors.filter((row) => row.equivalence);
+  const bounds = undecided.length
+    ? [
+        `- **Not decided yet: ${undecided.length} survivors** (--decided-only). The score above leaves them out; counted as undetected (the lowest it can be) it is ${describeScore(scoreOf(rows.map((row) => (undecided.includes(row) ? { status: row.status, equivalence: { equivalent: false as const, firstDifference: '' } } : row))))}`,
+      ]
+    : [];
   const header = [
     '# Mutation testing: the per-mutant table',
     '',
     '<!-- Generated by `npm run mutation` (tools/mutation/decide.ts): do not edit. docs/mutation.md says how to read it. -->',
     '',
     `- Reports: ${options.runs.map((run) => `${path.relative(ROOT, run.report)}${run.sample ? ` (sample ${path.relative(ROOT, run.sample)})` : ''}`).join(', ')}`,
-    `- Mutants: ${rows.length}; survivors and uncovered put to the differential run: ${survivors.length}, of which ${survivors.filter((r) => !r.equivalence!.equivalent).length} NOT equivalent`,
+    `- Mutants: ${rows.length}; survivors and uncovered put to the differential run: ${decided.length}, of which ${decided.filter((r) => !r.equivalence!.equivalent).length} NOT equivalent`,
     `- Corpus: ${corpusSize}`,
     `- **Score: ${describeScore(score)}**`,
+    ...bounds,
   ];
   fs.writeFileSync(path.join(OUT, 'mutants.md'), markdownTable(rows, header));
   fs.writeFileSync(path.join(OUT, 'mutants.json'), `${JSON.stringify({ corpus: corpusSize, score, rows }, null, 1)}\n`);

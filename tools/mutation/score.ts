@@ -23,7 +23,8 @@ export interface MutantRow {
   equivalence?: Equivalence;
 }
 
-export type Verdict = 'detected' | 'undetected' | 'equivalent' | 'not scored';
+/** `not decided`: a survivor the differential run has not been asked about yet (decide.ts --decided-only). */
+export type Verdict = 'detected' | 'undetected' | 'equivalent' | 'not decided' | 'not scored';
 
 export function verdictOf(row: Pick<MutantRow, 'status' | 'equivalence'>): Verdict {
   switch (row.status) {
@@ -32,7 +33,8 @@ export function verdictOf(row: Pick<MutantRow, 'status' | 'equivalence'>): Verdi
       return 'detected';
     case 'Survived':
     case 'NoCoverage':
-      return row.equivalence?.equivalent ? 'equivalent' : 'undetected';
+      if (!row.equivalence) return 'not decided';
+      return row.equivalence.equivalent ? 'equivalent' : 'undetected';
     default:
       return 'not scored';
   }
@@ -42,6 +44,7 @@ export interface Score {
   detected: number;
   undetected: number;
   equivalent: number;
+  notDecided: number;
   notScored: number;
   /** detected / (detected + undetected), as a fraction; NaN when nothing is scored. */
   score: number;
@@ -72,6 +75,7 @@ export function scoreOf(rows: readonly Pick<MutantRow, 'status' | 'equivalence'>
     detected,
     undetected,
     equivalent: count('equivalent'),
+    notDecided: count('not decided'),
     notScored: count('not scored'),
     score: detected / (detected + undetected),
     low,
@@ -85,7 +89,8 @@ export function describeScore(score: Score): string {
   return (
     `${percent(score.score)} (90 % Wilson interval ${percent(score.low)}–${percent(score.high)}): ` +
     `${score.detected} detected of ${score.detected + score.undetected} non-equivalent mutants; ` +
-    `${score.equivalent} equivalent by the differential run; ${score.notScored} not scored (compile or runtime errors, ignored)`
+    `${score.equivalent} equivalent by the differential run; ${score.notScored} not scored (compile or runtime errors, ignored)` +
+    (score.notDecided ? `; ${score.notDecided} survivors not decided yet, left out` : '')
   );
 }
 
@@ -104,7 +109,7 @@ function equivalenceCell(row: MutantRow): string {
 
 /** The generated table: the figures, then one row per mutant, undetected first. */
 export function markdownTable(rows: readonly MutantRow[], header: readonly string[]): string {
-  const order: Record<Verdict, number> = { undetected: 0, equivalent: 1, detected: 2, 'not scored': 3 };
+  const order: Record<Verdict, number> = { undetected: 0, 'not decided': 1, equivalent: 2, detected: 3, 'not scored': 4 };
   const sorted = [...rows].sort(
     (a, b) => order[verdictOf(a)] - order[verdictOf(b)] || a.file.localeCompare(b.file) || a.line - b.line || Number(a.id) - Number(b.id),
   );
