@@ -9,5 +9,7 @@ module.exports = {
   ...base,
   roots: ['<rootDir>/tests/mutation'],
   testPathIgnorePatterns: ['/node_modules/'],
-  testTimeout: 60000,
+  // Each test starts its own servers (lazily) and runs the whole suite: on two shared, loaded cores under nice that
+  // takes minutes; Stryker times mutants out by its own measure (stryker.config.mjs timeoutMS, timeoutFactor).
+  testTimeout: 600000,
 };

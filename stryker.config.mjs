@@ -2,7 +2,8 @@
 // docs/mutation.md). `npm run mutation` (never part of `npm run check`) mutates the files that shape what the API
 // answers and runs tests/mutation/contract-killer.test.ts (jest.mutation.config.js: the real app in-process on
 // port 0, once as it starts answering over 120 clients and once after its background work over 1,100, every
-// contract check and a 20-request property run) against each mutant.
+// contract check and a 20-request property run) against each mutant. Which survivors are equivalent is then
+// decided by machine (tools/mutation/decide.ts: the same instrumentation, a differential corpus), not here.
 //
 // In scope: routing, auth, validation, raw-query checks, Prefer, dispatch and the handlers (server/pipeline/),
 // the error catalogue and the ErrorDto writer (server/errors.ts, pipeline/error-handler.ts), paging headers,
@@ -62,6 +63,9 @@ const config = {
   // The machine is shared and noisy: a generous margin so that a slow run is not counted as a timeout (a kill).
   timeoutMS: 15000,
   timeoutFactor: 2,
+  // The coverage run is the whole killer with coverage counting, under `nice` on shared cores: minutes, past the
+  // default limit of 5.
+  dryRunTimeoutMinutes: 40,
   ignorePatterns: ['dist', 'examples', 'bench-results', 'test-artifacts', 'reports', 'coverage'],
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },

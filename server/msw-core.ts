@@ -63,7 +63,7 @@ function toFetchHeaders(headers: Record<string, string | string[] | number | und
  * Request and Response prototypes (write, end, writeHead, destroy, ...). Copying
  * those onto the objects first keeps them in force after Express's swap.
  */
-function pinOwnMethods(target: object): void {
+export function pinOwnMethods(target: object): void {
   const prototype = Object.getPrototypeOf(target) as Record<string, unknown>;
   for (const name of Object.getOwnPropertyNames(prototype)) {
     const method = prototype[name];

@@ -11,6 +11,7 @@
 // unreachable: a mutant survives only if the contract suite cannot tell it from the real server. Not part of
 // `npm test` (jest.config.js ignores tests/mutation/);
 // `npm run mutation` runs it through jest.mutation.config.js.
+import fs from 'node:fs';
 import { runSuite, type SuiteRun } from '../../contract-suite/cli/main';
 import { crossCuttingChecks } from '../../contract-suite/checks/cross-cutting';
 import { detailChecks } from '../../contract-suite/checks/detail';
@@ -18,9 +19,9 @@ import { diagnosticsChecks } from '../../contract-suite/checks/diagnostics';
 import { listChecks } from '../../contract-suite/checks/lists';
 import type { Target } from '../../contract-suite/kit/target';
 import type { ClientDetail } from '../../contract/wire-types';
-import { startProxy, type RunningProxy } from '../../proxy/proxy';
+import { startProxy } from '../../proxy/proxy';
 import { generateClients } from '../../seeds/client';
-import { startServer, type RunningMock, type ScenarioRequest } from '../../server/index';
+import { startServer, type ScenarioRequest } from '../../server/index';
 import { API_KEY, get, startLeanTestServer, startTestServer, type TestServer } from '../support/servers';
 
 /** Small enough for one mutant in ~2 s, large enough for several pages at the default page size (25) and at 100. */
@@ -104,14 +105,39 @@ const FILTER_FIRST = ['/api/v1/Client/Extended?active=true'];
 const FILTER_AFTER_FIRST_PAGE = ['/api/v1/Client/Simple', '/api/v1/Client/Extended?active=true'];
 
 /**
+ * A request reset before any answer came is sent once more (RFC 9112 §9.3.1 allows it for an idempotent request; issue
+ * 35 item 8 asks the suite itself for it). On starved cores the suite's client reuses keep-alive connections that
+ * a server's 5 s timeout is closing (the modes servers and the judge have no setting for it): Stryker's coverage run
+ * failed on such resets three times. A mutant that resets connections still fails the second try.
+ */
+const fetchOnce = globalThis.fetch;
+globalThis.fetch = async (input, init) => {
+  try {
+    return await fetchOnce(input, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    const idempotent = ['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes((init?.method ?? 'GET').toUpperCase());
+    if (code !== 'ECONNRESET' || !idempotent || init?.body) throw error;
+    return fetchOnce(input, init);
+  }
+};
+
+/**
+ * Idle connections are kept two minutes, not 5 s: under Stryker on starved cores the suite's client can go seconds
+ * between two requests and reuse a connection just as the server closes it (ECONNRESET, a kill that no mutant made).
+ * When a connection closes is listener plumbing, outside the mutated scope.
+ */
+const LISTENER = { keepAliveMs: 120_000 };
+
+/**
  * `generated`: over the generator's own source (seeds/client.ts generatedSource: ids and names first, each record
  * made when read), as the in-process handlers build their store when no data file is given, instead of records
  * made beforehand: the same clients, without the order cases.
  */
 async function startLeanAskedFirst(requests: readonly string[], generated = false): Promise<TestServer> {
   const server = generated
-    ? await startLeanTestServer({ seed: 1, clients: CLIENTS })
-    : await startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false));
+    ? await startLeanTestServer({ seed: 1, clients: CLIENTS }, undefined, LISTENER)
+    : await startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false), LISTENER);
   for (const request of requests) await (await get(server.baseUrl, request)).arrayBuffer();
   return server;
 }
@@ -133,46 +159,89 @@ const MODES = {
 /** The checks a mode's run takes: every operation and the cross-cutting rules (CORS, X-Request-Id), not the walk's thousand requests. */
 const MODE_GROUPS = [diagnosticsChecks, listChecks, detailChecks, crossCuttingChecks];
 
-let cold: TestServer;
-let settled: TestServer;
-let lean: TestServer;
-let leanFilterFirst: TestServer;
-let leanFilterAfterPage: TestServer;
-let modes: RunningMock;
-let judge: RunningProxy;
+/**
+ * Each server is started by the first test that needs it (a killed mutant usually dies in the first test, and then
+ * never pays for the others' data sets and background work) and stopped after the file.
+ */
+function lazily<T extends { stop?: () => Promise<unknown>; close?: () => Promise<unknown> }>(start: () => Promise<T>): () => Promise<T> {
+  let started: Promise<T> | undefined;
+  starts.push(async () => {
+    const running = await started;
+    await (running?.stop ?? running?.close)?.call(running);
+  });
+  return () => (started ??= start());
+}
+const starts: (() => Promise<void>)[] = [];
+
+const cold = lazily(() => startTestServer({}, withCases(generateClients(1, CLIENTS), false), LISTENER));
+const settled = lazily(async () => {
+  const server = await startTestServer({}, withCases(generateClients(1, SETTLED_CLIENTS), true), LISTENER);
+  await server.app.prebuild();
+  return server;
+});
+const lean = lazily(() => startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false), LISTENER));
+const leanFilterFirst = lazily(() => startLeanAskedFirst(FILTER_FIRST, true));
+const leanFilterAfterPage = lazily(() => startLeanAskedFirst(FILTER_AFTER_FIRST_PAGE));
+/** The modes server, behind a judge that keeps every violation of a run (the suite's own bad requests fill the default 1,000). */
+const modes = lazily(() => startServer(MODES));
+const judge = lazily(async () => startProxy({ upstream: (await modes()).url, journalSize: 100_000 }));
 /** The same modes with ERROR_RATE 0.3 (a server setting, not a scenario), behind a judge of its own. */
-let flaky: RunningMock;
-let flakyJudge: RunningProxy;
+const flaky = lazily(() => startServer({ ...MODES, errorRate: 0.3 }));
+const flakyJudge = lazily(async () => startProxy({ upstream: (await flaky()).url, journalSize: 100_000 }));
 /**
  * MUTATION_MODES_ONLY=1 runs the modes' tests alone: for a re-run of mode code whose mutants the servers
- * above already left alive (docs/mutation.md, "the modes"), at a few seconds a mutant instead of half a minute.
+ * above already left alive (docs/mutation.md), at a few seconds a mutant instead of half a minute.
  */
 const MODES_ONLY = process.env.MUTATION_MODES_ONLY === '1';
-beforeAll(async () => {
-  if (!MODES_ONLY) {
-    cold = await startTestServer({}, withCases(generateClients(1, CLIENTS), false));
-    settled = await startTestServer({}, withCases(generateClients(1, SETTLED_CLIENTS), true));
-    await settled.app.prebuild();
-    lean = await startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false));
-    leanFilterFirst = await startLeanAskedFirst(FILTER_FIRST, true);
-    leanFilterAfterPage = await startLeanAskedFirst(FILTER_AFTER_FIRST_PAGE);
-  }
-  modes = await startServer(MODES);
-  // A journal that keeps every violation of a run (the suite's own deliberate bad requests fill the default 1,000).
-  judge = await startProxy({ upstream: modes.url, journalSize: 100_000 });
-  flaky = await startServer({ ...MODES, errorRate: 0.3 });
-  flakyJudge = await startProxy({ upstream: flaky.url, journalSize: 100_000 });
-});
+
+/**
+ * A killed mutant needs one failure: once a test of this file has failed, the later ones pass at once (jest's
+ * bail cannot be set through Stryker, and it would stop only later files). Stryker reads the first failure.
+ */
+let killed = false;
+function killerTest(run: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    if (killed) return;
+    try {
+      await run();
+    } catch (error) {
+      killed = true;
+      throw error;
+    }
+  };
+}
+
+/**
+ * MUTATION_SAMPLE names a file of Stryker mutant ids (tools/mutation/sample.ts writes it): in Stryker's coverage run
+ * this file then reports coverage for those mutants alone, so Stryker runs them and reports every other mutant
+ * as not covered (NoCoverage), at no cost. The decider (tools/mutation/decide.ts) scores the sample only.
+ */
+const SAMPLE = process.env.MUTATION_SAMPLE;
+interface StrykerContext {
+  mutantCoverage?: { static: Record<string, number>; perTest: Record<string, Record<string, number>> };
+}
+function keepSampleCoverage(): void {
+  const coverage = (globalThis as { __stryker__?: StrykerContext }).__stryker__?.mutantCoverage;
+  if (!SAMPLE || !coverage) return;
+  const keep = new Set((JSON.parse(fs.readFileSync(SAMPLE, 'utf8')) as { ids: string[] }).ids);
+  for (const counts of [coverage.static, ...Object.values(coverage.perTest)])
+    for (const id of Object.keys(counts)) if (!keep.has(id)) delete counts[id];
+}
+
+/** MUTATION_TIMES names a file that gets one line per run of this file: the mutant, killed or not, and the seconds. */
+const STARTED = performance.now();
+function recordTime(): void {
+  const file = process.env.MUTATION_TIMES;
+  if (!file) return;
+  const line = { mutant: process.env.__STRYKER_ACTIVE_MUTANT__ ?? null, killed, seconds: (performance.now() - STARTED) / 1000 };
+  fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+}
+
 afterAll(async () => {
-  await cold?.stop();
-  await settled?.stop();
-  await lean?.stop();
-  await leanFilterFirst?.stop();
-  await leanFilterAfterPage?.stop();
-  await judge?.close();
-  await modes?.close();
-  await flakyJudge?.close();
-  await flaky?.close();
+  keepSampleCoverage();
+  // Proxies before the servers behind them: the reverse of their definition.
+  for (const stop of [...starts].reverse()) await stop();
+  recordTime();
 });
 
 /** The first failing check ends the run (a mutant is killed by one failure; the rest would only cost time). */
@@ -192,22 +261,24 @@ function brokenChecks(run: SuiteRun): string[] {
 }
 
 (MODES_ONLY ? test.skip.each : test.each)([
-  [`as it starts answering (${CLIENTS} clients)`, () => cold],
-  [`after its background work (${SETTLED_CLIENTS} clients)`, () => settled],
-  [`through the in-process lean path (${CLIENTS} clients)`, () => lean],
-  [`through the lean path over the generator's source, first asked a filter (${CLIENTS} clients)`, () => leanFilterFirst],
-  [`through the lean path, first asked the first page and a filter (${CLIENTS} clients)`, () => leanFilterAfterPage],
-])(`the contract suite passes against the server %s, ${RUNS} generated requests`, async (_state, target) => {
-  const server = target();
-  // --strict-http: these servers are our mock, whose HTTP server refuses what Node's takes (two Host lines, a Host
-  // that is no host, `Transfer-Encoding: gzip`). The modes' runs need it not: theirs have no framing checks
-  // (MODE_GROUPS), or go through the judging proxy, which answers framing faults itself.
-  const run = await runSuite(
-    { baseUrl: server.baseUrl, apiKey: API_KEY },
-    { runs: RUNS, seed: SEED, origin: 'https://example.org', strictHttp: true, log: stopAtFirstFailure, verbose: true },
-  );
-  expect(brokenChecks(run)).toEqual([]);
-});
+  [`as it starts answering (${CLIENTS} clients)`, cold],
+  [`after its background work (${SETTLED_CLIENTS} clients)`, settled],
+  [`through the in-process lean path (${CLIENTS} clients)`, lean],
+  [`through the lean path over the generator's source, first asked a filter (${CLIENTS} clients)`, leanFilterFirst],
+  [`through the lean path, first asked the first page and a filter (${CLIENTS} clients)`, leanFilterAfterPage],
+])(`the contract suite passes against the server %s, ${RUNS} generated requests`, (_state, target) =>
+  killerTest(async () => {
+    const server = await target();
+    // --strict-http: these servers are our mock, whose HTTP server refuses what Node's takes (two Host lines, a Host
+    // that is no host, `Transfer-Encoding: gzip`). The modes' runs need it not: theirs have no framing checks
+    // (MODE_GROUPS), or go through the judging proxy, which answers framing faults itself.
+    const run = await runSuite(
+      { baseUrl: server.baseUrl, apiKey: API_KEY },
+      { runs: RUNS, seed: SEED, origin: 'https://example.org', strictHttp: true, log: stopAtFirstFailure, verbose: true },
+    );
+    expect(brokenChecks(run)).toEqual([]);
+  })(),
+);
 
 /** A mode's run of the suite: the first failure ends it. */
 function modeRun(target: Target): Promise<SuiteRun> {
@@ -215,30 +286,37 @@ function modeRun(target: Target): Promise<SuiteRun> {
 }
 
 describe('the server in its test modes', () => {
-  afterEach(() => modes.resetScenarios());
+  afterEach(async () => {
+    if (!killed) await (await modes()).resetScenarios();
+  });
 
   // LATENCY_MS delays an answer and a listed origin is answered as `*` is: the suite must see the contract whole.
   test.each<[string, ScenarioRequest | undefined]>([
     ['LATENCY_MS 0-2, CORS_ORIGINS a list (the suite sends a listed origin), FULL_RESPONSE_VALIDATION on', undefined],
     ['the scenario slow;min=0;max=2', { scenario: 'slow', min: 0, max: 2 }],
-  ])('the contract suite passes: %s', async (_mode, scenario) => {
-    if (scenario) await modes.setScenario(scenario);
-    expect(brokenChecks(await modeRun({ baseUrl: modes.url, apiKey: API_KEY }))).toEqual([]);
-  });
+  ])('the contract suite passes: %s', (_mode, scenario) =>
+    killerTest(async () => {
+      const server = await modes();
+      if (scenario) await server.setScenario(scenario);
+      expect(brokenChecks(await modeRun({ baseUrl: server.url, apiKey: API_KEY }))).toEqual([]);
+    })(),
+  );
 
   // The scenarios themselves, as control.openapi.yaml states them: the suite's --control checks (each scenario chosen
   // per request, as a team's tests choose it), judged against both documents.
   test.each([
-    ['', () => modes],
-    [', beside ERROR_RATE 0.3 (its own server: `normal` keeps it)', () => flaky],
-  ])("the contract suite's --control checks pass: every scenario does what control.openapi.yaml says%s", async (_server, server) => {
-    const run = await runSuite(
-      { baseUrl: server().url, apiKey: API_KEY },
-      { runs: 0, seed: SEED, origin: MODE_ORIGIN, log: stopAtFirstFailure, verbose: true, groups: [], control: true },
-    );
-    expect(brokenChecks(run)).toEqual([]);
-    expect(run.results.filter((r) => r.operation === 'control')).toHaveLength(8);
-  });
+    ['', modes],
+    [', beside ERROR_RATE 0.3 (its own server: `normal` keeps it)', flaky],
+  ])("the contract suite's --control checks pass: every scenario does what control.openapi.yaml says%s", (_server, server) =>
+    killerTest(async () => {
+      const run = await runSuite(
+        { baseUrl: (await server()).url, apiKey: API_KEY },
+        { runs: 0, seed: SEED, origin: MODE_ORIGIN, log: stopAtFirstFailure, verbose: true, groups: [], control: true },
+      );
+      expect(brokenChecks(run)).toEqual([]);
+      expect(run.results.filter((r) => r.operation === 'control')).toHaveLength(8);
+    })(),
+  );
 
   // A failing scenario makes its answers errors on purpose, so the suite's own checks fail; what it may not do is
   // answer outside the contract. The contract suite's per-answer rules (the proxy's driver, contract/judge/)
@@ -249,19 +327,21 @@ describe('the server in its test modes', () => {
     ['the scenario down', { scenario: 'down' }],
     ['the scenario unauthorised', { scenario: 'unauthorised' }],
     ['ERROR_RATE 0.3 (its own server)', undefined],
-  ])('every answer keeps the contract in %s', async (_mode, scenario) => {
-    if (scenario) await modes.setScenario(scenario);
-    const proxy = scenario ? judge : flakyJudge;
-    // The journal's DELETE (proxy.openapi.yaml): each run is judged on its own answers.
-    expect((await fetch(`${proxy.url}/__proxy/violations`, { method: 'DELETE' })).status).toBe(204);
-    // The whole suite and a property run: its checks stop at their first failure, so every group is needed for
-    // the answers to be many and of every kind (lists, Detail, 400s, 404s, 405s, preflights) under the mode.
-    const run = await runSuite({ baseUrl: proxy.url, apiKey: API_KEY }, { runs: RUNS, seed: SEED, origin: MODE_ORIGIN });
-    // Every exchange went through the judge (the run reached the server and was not cut short).
-    expect(run.results.some((r) => r.outcome === 'unreachable' || r.outcome === 'error')).toBe(false);
-    const outside = proxy
-      .violations({ side: 'response' })
-      .filter((entry) => !(entry.rule === 'response.status' && /^500 INTERNAL_ERROR\b/.test(entry.actual)));
-    expect(outside.map((entry) => `${entry.rule}: expected ${entry.expected}; actual ${entry.actual}\n  ${entry.curl}`)).toEqual([]);
-  });
+  ])('every answer keeps the contract in %s', (_mode, scenario) =>
+    killerTest(async () => {
+      if (scenario) await (await modes()).setScenario(scenario);
+      const proxy = scenario ? await judge() : await flakyJudge();
+      // The journal's DELETE (proxy.openapi.yaml): each run is judged on its own answers.
+      expect((await fetch(`${proxy.url}/__proxy/violations`, { method: 'DELETE' })).status).toBe(204);
+      // The whole suite and a property run: its checks stop at their first failure, so every group is needed for
+      // the answers to be many and of every kind (lists, Detail, 400s, 404s, 405s, preflights) under the mode.
+      const run = await runSuite({ baseUrl: proxy.url, apiKey: API_KEY }, { runs: RUNS, seed: SEED, origin: MODE_ORIGIN });
+      // Every exchange went through the judge (the run reached the server and was not cut short).
+      expect(run.results.some((r) => r.outcome === 'unreachable' || r.outcome === 'error')).toBe(false);
+      const outside = proxy
+        .violations({ side: 'response' })
+        .filter((entry) => !(entry.rule === 'response.status' && /^500 INTERNAL_ERROR\b/.test(entry.actual)));
+      expect(outside.map((entry) => `${entry.rule}: expected ${entry.expected}; actual ${entry.actual}\n  ${entry.curl}`)).toEqual([]);
+    })(),
+  );
 });

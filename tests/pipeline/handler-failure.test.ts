@@ -2,7 +2,7 @@
 // must still get the error table's `500 INTERNAL_ERROR` answer, on both roads a request takes: the Express app
 // and the in-process handlers' lean path. Until 2026-11-28 the lean path checked that 500 against a pointer
 // through the document's `$ref` to `components/responses/InternalError`, threw inside the error handler's own
-// answer, and left the request unanswered (found by group E of the mutation run, docs/mutation.md).
+// answer, and left the request unanswered (found by mutation testing, docs/mutation.md).
 import { ClientStore } from '../../server/engine/store';
 import { API_KEY, startLeanTestServer, startTestServer, type TestServer } from '../support/servers';
 

@@ -10,7 +10,7 @@ import { apiPath } from '../../server/pipeline/api-path';
 import { leanFirst } from '../../server/pipeline/lean-path';
 import { digestMatcher } from '../../server/pipeline/key-digest';
 import { createLogger } from '../../server/process/logger';
-import { startHttpServer, type RunningServer } from '../../server/listener/http-server';
+import { startHttpServer, type HttpServerOptions, type RunningServer } from '../../server/listener/http-server';
 import { ClientStore } from '../../server/engine/store';
 import { specOf } from '../../server/mock';
 import { generatedSource, generateClients } from '../../seeds/client';
@@ -64,13 +64,17 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** The real app behind the real HTTP server, on 127.0.0.1 and a free port. */
-export async function startTestServer(overrides: Partial<Config> = {}, data?: readonly ClientDetail[]): Promise<TestServer> {
+/** The real app behind the real HTTP server, on 127.0.0.1 and a free port; `http`: the listener's own settings (timeouts). */
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  data?: readonly ClientDetail[],
+  http: HttpServerOptions = {},
+): Promise<TestServer> {
   const config = testConfig(overrides);
   const logs = new LogCapture();
   const logger = createLogger(config.logLevel, logs);
   const store = data ? new ClientStore(data) : testStore(config.seed, config.clients);
-  return listening(createApp(config, store, logger, specOf(config)), config, logs, logger);
+  return listening(createApp(config, store, logger, specOf(config)), config, logs, logger, http);
 }
 
 /** An app behind the real HTTP server on 127.0.0.1 and a free port, as a TestServer. */
@@ -79,8 +83,9 @@ async function listening(
   config: Readonly<Config>,
   logs: LogCapture,
   logger: ReturnType<typeof createLogger>,
+  http: HttpServerOptions = {},
 ): Promise<TestServer> {
-  const running = await startHttpServer(app, 0, '127.0.0.1', logger, { maxConnections: config.maxConnections });
+  const running = await startHttpServer(app, 0, '127.0.0.1', logger, { maxConnections: config.maxConnections, ...http });
   return {
     baseUrl: `http://127.0.0.1:${running.port}`,
     app,
@@ -96,7 +101,11 @@ async function listening(
  * The in-process handlers' pipeline (a lazy store; the lean path first, the Express app for the rest: lean-path.ts,
  * leanFirst) behind the real HTTP server, so that what runs over HTTP (the contract suite) runs through it.
  */
-export async function startLeanTestServer(overrides: Partial<Config> = {}, data?: readonly ClientDetail[]): Promise<TestServer> {
+export async function startLeanTestServer(
+  overrides: Partial<Config> = {},
+  data?: readonly ClientDetail[],
+  http: HttpServerOptions = {},
+): Promise<TestServer> {
   const config = testConfig(overrides);
   const logs = new LogCapture();
   const logger = createLogger(config.logLevel, logs);
@@ -108,7 +117,7 @@ export async function startLeanTestServer(overrides: Partial<Config> = {}, data?
     leanFirst(path, () => Promise.resolve(full)),
     { respond: full.respond, cache: full.cache, prebuild: full.prebuild },
   );
-  return listening(app, config, logs, logger);
+  return listening(app, config, logs, logger, http);
 }
 
 export interface SpawnedServer {
