@@ -1,7 +1,9 @@
-// The settings table: every setting's key, flag, variable, default, parser and help, and the Config
-// a program's options make through it. Apart from config.ts (which reads argv with node:util and
-// works out MAX_CONNECTIONS=auto from the file-descriptor limit) so that the browser handlers
-// (server/browser.ts) check their options with the very same table, importing no Node built-in.
+// The server's rows of the one settings machinery (settings/): every setting's key, flag, variable,
+// default, parser and help, and the Config a program's options make through them. Apart from
+// config.ts (which reads argv and works out MAX_CONNECTIONS=auto from the file-descriptor limit) so
+// that the browser handlers (server/browser.ts) check their options with the very same table,
+// importing no Node built-in.
+import { resolveOptions, SettingError, type Rows } from '../../settings/table';
 import { parseCoverageMin, type CoverageMin } from '../control/coverage-min';
 
 export type Toggle = boolean;
@@ -61,16 +63,11 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export class ConfigError extends Error {}
+/** A bad setting: the one error type of the settings (settings/table.ts), named for the server's callers. */
+export { SettingError as ConfigError };
 
-interface Setting<K extends keyof Config> {
-  key: K;
-  env: string;
-  flag: string;
-  fallback: string;
-  help: string;
-  parse: (raw: string) => Config[K];
-}
+/** The settings the table holds: every Config key but apiKeysGiven, which says where apiKeys came from. */
+type TableConfig = Omit<Config, 'apiKeysGiven'>;
 
 // Numbers are plain decimals: Number() would also read 0x1, 1e0, 0b1 and ' ', which nobody means in a setting.
 const WHOLE = /^\d+$/;
@@ -114,13 +111,13 @@ function fraction(raw: string): number {
 }
 
 // The order of this table is the order of --help.
-export type AnySetting = { [K in keyof Config]: Setting<K> }[keyof Config];
+export type AnySetting = Rows<TableConfig>[number];
 
 /**
  * The table, with how `MAX_CONNECTIONS=auto` is worked out (from the file-descriptor limit in Node;
  * the browser handlers have no sockets and pass a constant).
  */
-export function settingsTable(autoConnections: () => number): readonly AnySetting[] {
+export function settingsTable(autoConnections: () => number): Rows<TableConfig> {
   return [
     { key: 'port', env: 'PORT', flag: '--port', fallback: '4000', help: 'port to listen on; 0 = any free port', parse: integer(0, 65535) },
     {
@@ -178,6 +175,8 @@ export function settingsTable(autoConnections: () => number): readonly AnySettin
       flag: '--api-keys',
       fallback: 'dev-key',
       help: 'comma-separated accepted X-Api-Key values',
+      // Keys are secrets: a bad one is named, never echoed.
+      secret: true,
       parse: (raw) => {
         const keys = list(raw);
         if (keys.length === 0) throw new Error('must hold at least one key');
@@ -396,52 +395,21 @@ export type ConfigOptions = {
   [K in Exclude<keyof Config, 'apiKeysGiven'>]?: Config[K] | string | number | boolean | readonly string[];
 };
 
-/** An option's value as the text its setting parses, so a program and the command line go through one parser. */
-function optionText(value: unknown): string {
-  if (typeof value === 'boolean') return value ? 'on' : 'off';
-  if (Array.isArray(value)) return value.join(',');
-  if (value !== null && typeof value === 'object' && 'min' in value && 'max' in value) return `${String(value.min)}-${String(value.max)}`;
-  // coverageMin as an object: {operations: 100, statuses: 80} → operations=100,statuses=80.
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value)
-      .map(([name, percent]) => `${name}=${String(percent)}`)
-      .join(',');
-  }
-  // A program's number in plain decimals, as the settings read them: 1e-7 → 0.0000001 (String() would give 1e-7).
-  if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) return value.toFixed(20).replace(/\.?0+$/, '');
-  return String(value);
-}
-
 /**
  * The Config for a program's options (startServer, createHandlers): the same
  * table, parsers and defaults as loadConfig; an unknown option or a bad value
  * is a ConfigError naming the option. The environment is not read: a test
  * set-up says what it means.
  */
-export function optionsToConfig(SETTINGS: readonly AnySetting[], options: Readonly<ConfigOptions> = {}): Readonly<Config> {
-  const known = new Map(SETTINGS.map((s) => [s.key as string, s]));
-  for (const name of Object.keys(options)) {
-    if (!known.has(name)) throw new ConfigError(`unknown option ${name}`);
-  }
-  const config: Partial<Record<keyof Config, unknown>> = {};
-  for (const s of SETTINGS) {
-    const given = (options as Record<string, unknown>)[s.key];
-    const raw = given === undefined ? s.fallback : optionText(given);
-    try {
-      config[s.key] = s.parse(raw);
-    } catch (error) {
-      const shown = s.key === 'apiKeys' ? '' : `=${JSON.stringify(raw)}`;
-      throw new ConfigError(`invalid option ${s.key}${shown}: ${(error as Error).message}`);
-    }
-  }
-  config.apiKeysGiven = options.apiKeys !== undefined;
-  return Object.freeze(config as Config);
+export function optionsToConfig(SETTINGS: Rows<TableConfig>, options: Readonly<ConfigOptions> = {}): Readonly<Config> {
+  const config = resolveOptions(SETTINGS, options);
+  return Object.freeze({ ...config, apiKeysGiven: options.apiKeys !== undefined });
 }
 
 /** The in-process handlers' `scenario` option (Node's and the browser's), in the X-Mock-Scenario syntax, checked at once (the names are the served spec's: a bad one is the answers' 400). */
 export function checkedScenario(scenario: string | undefined): string | undefined {
   if (scenario !== undefined && !/^[A-Za-z][A-Za-z0-9_-]{0,63}(\s*;\s*[a-z]+=[\d.]+)*$/.test(scenario)) {
-    throw new ConfigError(
+    throw new SettingError(
       `invalid option scenario=${JSON.stringify(scenario)}: must be a scenario name with ;name=value parameters, e.g. slow;min=200;max=800`,
     );
   }
