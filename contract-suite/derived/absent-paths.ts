@@ -83,7 +83,10 @@ export function absentPathChecks(check: Define, contract: SpecContract): void {
           if (method === 'CONNECT') {
             // RFC 9112 §3.2.3: a CONNECT's target is host:port, never a path: closing is a refusal (bytes that are no
             // HTTP answer are not), and so is a 405 from a server that takes no CONNECT, before any route.
-            if (exchange.status === 0 && exchange.bytes.length === 0) continue;
+            if (exchange.status === 0 && exchange.bytes.length === 0) {
+              context.held('request.path');
+              continue;
+            }
             context.expect(exchange.status !== 0, exchange, `expected ${answer}, got ${describeStatus(exchange)}`, 'response.status');
             if (fromHttpLayer(exchange)) expectRefusedByFront(context, exchange, [notFound.status, 400, 405, 501], answer);
             else expectUnknownMethodAnswer(context, exchange, notFound, () => expectErrorAnswer(context, exchange, notFound), [405]);
@@ -103,7 +106,8 @@ export function absentPathChecks(check: Define, contract: SpecContract): void {
           }
         }
       },
-      method === 'HEAD' ? ['request.path', 'check.head-no-content'] : ['request.path'],
+      // response.status: a refusal before any route is held to its status alone (expectRefusedByFront, expectUnknownMethodAnswer).
+      method === 'HEAD' ? ['request.path', 'check.head-no-content'] : ['request.path', 'response.status'],
     );
   }
 }

@@ -89,7 +89,8 @@ function operationChecks(check: Define, contract: SpecContract, operation: SpecO
 
       expectUnknownMethodAnswer(context, exchange, notAllowed, () => expectNotAllowed(context, exchange, notAllowed, declared));
     },
-    ['request.method'],
+    // response.status: a refusal before any route is held to its status alone (expectUnknownMethodAnswer).
+    ['request.method', 'response.status'],
   );
   for (const method of others) {
     if (method === 'CONNECT') {

@@ -6,7 +6,7 @@
 // 0.9 GB of heap, which every full collection marks again, in steps that land
 // in the middle of requests. Kept as JSON in Buffers, the records cost the
 // collector nothing, and a full collection marks only what is left
-// (docs/performance.md, "Since: the records off the heap", has the figures).
+// (reports/performance/figures.md, "The records off the heap", has the figures).
 import { inSlices } from './background';
 import { SlotArena } from './slot-arena';
 import type { ClientDetail } from '../../contract/wire-types';

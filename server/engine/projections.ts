@@ -68,7 +68,7 @@ const VIEWS: readonly ClientView[] = ['ClientSimple', 'ClientExtended', 'ClientD
  * listening server runs in the background right after it is ready: start-up
  * time and memory at ready stay those of the data, and the first pages served
  * are not the ones that pay (a cold 40-item Extended page costs about 0.5 ms
- * more than a warm one; docs/performance.md has the figures).
+ * more than a warm one; reports/performance/figures.md has the figures).
  * JSON.stringify of a page is its parts joined with commas, so the bytes equal
  * res.json's (tests/pipeline/response-parts.test.ts proves it).
  */

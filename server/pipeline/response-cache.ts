@@ -11,8 +11,8 @@
 // latency still applies to hits.
 //
 // Every first answer is kept: with recipes a store costs a few µs, so even a
-// URL never asked for again costs little (docs/performance.md, "The response
-// cache: keeping on first sight", has the measurement that chose this).
+// URL never asked for again costs little (reports/performance/figures.md, "The
+// response cache: keeping on first sight", has the measurement that chose this).
 //
 // A hit costs one Map lookup and one writeHead + end: the headers are kept as
 // the flat [name, value, …] list Node writes without a per-header setHeader,

@@ -1,12 +1,12 @@
 // Why: the reach of the contract suite has to be measured on things it was not shown. This harness runs the
 // suite's CLI, as a backend team's CI would, against every data shape and every correct-but-unusual variant of
 // the third implementation (each must pass: exit 0) and against every fault of faults.ts (each must fail: exit
-// 1), then prints the table and writes docs/reach.md with the kill ratio. Exit 2 or 3 (or a time-out) is not
+// 1), then prints the table and writes reports/reach/reach.md with the kill ratio. Exit 2 or 3 (or a time-out) is not
 // "caught": it is reported apart, as a harness or suite problem. Before a fault counts, its probe must show it
 // is live, so a fault that changed nothing is a harness problem, never a "miss".
 //
 //   npm run reach -- [--runs 200] [--only id,id] [--kinds shape,variant,fault] [--jobs 1] [--timeout 600]
-//                    [--out docs/reach.md | --no-write] [--min-kill 1]
+//                    [--out reports/reach/reach.md | --no-write] [--min-kill 1]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -462,7 +462,7 @@ function parseArgs(argv: string[]): MeasureOptions {
     kinds: ['shape', 'variant', 'fault'],
     jobs: 1,
     timeoutMs: 600_000,
-    out: path.join(ROOT, 'docs/reach.md'),
+    out: path.join(ROOT, 'reports/reach/reach.md'),
     minKill: 1,
   };
   for (let i = 0; i < argv.length; i++) {

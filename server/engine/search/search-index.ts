@@ -3,7 +3,7 @@
 // follows the matches rather than the data set.
 //
 // Structure: postings of every 1-, 2- and 3-gram of each client's folded text
-// (docs/performance.md says why this and not a suffix array). Characters are
+// (reports/performance/figures.md has why this and not a suffix array). Characters are
 // mapped to a small alphabet (the 63 most frequent; every other character
 // shares one "other" symbol), so a gram is an integer and the three tables are
 // flat arrays, built in two passes over all three lengths at once with no
