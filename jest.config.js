@@ -1,11 +1,15 @@
 /** Jest runs the TypeScript sources through ts-jest (transpile only; `npm run typecheck` type-checks). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config file
+const HARNESSES = require('./tests/support/harnesses.js');
+
 module.exports = {
   testEnvironment: 'node',
   // The example frontend's unit tests are vitest's (scripts/consumer-check.ts runs them from the tarball).
   roots: ['<rootDir>/tests'],
   testMatch: ['**/*.test.ts'],
   // tests/mutation/ is Stryker's killer (npm run mutation, jest.mutation.config.js): a whole suite run per mutant, not a unit test.
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/mutation/'],
+  // The harnesses run the whole suite once per injected fault: `npm run test:harness` (jest.harness.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/mutation/', ...HARNESSES.map((file) => `<rootDir>/${file}`)],
   // TypeScript first: server/msw.ts, not the package's hand-written ES-module entry server/msw.mjs beside it.
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json', 'node'],
   transform: { '^.+\\.ts$': 'ts-jest', '^.+\\.m?js$': '<rootDir>/tests/support/esm-to-cjs.js' },

@@ -78,6 +78,8 @@ export function historyChecks(check: Define, contract: SpecContract, options: De
           );
         }
       }
+      // Every replay compared is an assertion, passed or failed: the check asserted something whenever one ran.
+      context.held('check.history');
       if (firstChange)
         context.fail(
           firstChange,

@@ -72,9 +72,17 @@ export function describeCoverage(report: CoverageReport, sentences = true): stri
       `  ${operation.operationId}: statuses ${operation.statuses.reached.join(' ')} of ${operation.statuses.documented.join(' ')}; parameters ${operation.parameters.exercised.length}/${operation.parameters.documented.length}${missing.length > 0 ? `; not exercised: ${missing.join(', ')}` : ''}`,
     );
   }
-  if (report.requestClasses) {
+  if (report.requestClasses && sentences) {
     lines.push('  classes of request sent (requests each; 0: never asked):');
     lines.push(...requestClassLines(report.requestClasses).map((line) => `  ${line}`));
+  } else if (report.requestClasses) {
+    // A CI log gets the gaps, not the whole table (--verbose and --coverage-out have it): a class never asked is visible.
+    const never = report.requestClasses.filter((c) => c.requests === 0);
+    lines.push(
+      `  classes of request sent: ${report.requestClasses.length - never.length} of ${report.requestClasses.length} asked` +
+        (never.length > 0 ? `; never asked: ${never.map((c) => `${c.dimension} ${c.class}`).join(', ')}` : '') +
+        ' (the table: --verbose or --coverage-out FILE)',
+    );
   }
   if (report.sentences && report.sentences.unenforced.length > 0 && !sentences)
     lines.push(`  ${report.sentences.unenforced.length} sentences not enforced, each with why: --verbose or --coverage-out FILE`);
