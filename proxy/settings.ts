@@ -5,6 +5,7 @@
 // parser, --help is written from the table, and a bad value is one line naming
 // the setting (exit 2), never a crash later.
 import { loadSettings } from '../settings/argv';
+import { toggle, TOGGLE_WORDS, wholeNumber } from '../settings/parse';
 import { describeRows, helpLine, helpTable, resolveOptions, SettingError, type Rows } from '../settings/table';
 
 /** Why the proxy answers from the mock instead of the upstream (docs/proxy.md, "Fallback"). */
@@ -38,25 +39,6 @@ export interface ProxySettings {
 
 /** A bad proxy setting: the one error type of the settings (settings/table.ts), named for the proxy's callers. */
 export { SettingError as ProxySettingError };
-
-const WHOLE = /^\d+$/;
-
-function integer(min: number, max: number) {
-  return (raw: string): number => {
-    const value = Number(raw.trim());
-    if (!WHOLE.test(raw.trim()) || value < min || value > max) throw new Error(`must be a whole number from ${min} to ${max}`);
-    return value;
-  };
-}
-
-const TOGGLE_WORDS = ['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'];
-
-function toggle(raw: string): boolean {
-  const value = raw.trim().toLowerCase();
-  if (['on', 'true', '1', 'yes'].includes(value)) return true;
-  if (['off', 'false', '0', 'no'].includes(value)) return false;
-  throw new Error('must be on or off');
-}
 
 const optionalText = (raw: string): string | undefined => (raw.trim() === '' ? undefined : raw.trim());
 
@@ -100,7 +82,14 @@ const SETTINGS: Rows<ProxySettings> = [
       return parseUpstream(raw);
     },
   },
-  { key: 'port', env: 'PORT', flag: '--port', fallback: '4010', help: 'port to listen on; 0 = any free port', parse: integer(0, 65535) },
+  {
+    key: 'port',
+    env: 'PORT',
+    flag: '--port',
+    fallback: '4010',
+    help: 'port to listen on; 0 = any free port',
+    parse: wholeNumber(0, 65535),
+  },
   {
     key: 'host',
     env: 'HOST',
@@ -118,7 +107,7 @@ const SETTINGS: Rows<ProxySettings> = [
     flag: '--upstream-timeout',
     fallback: '10000',
     help: 'ms the upstream may take to send its answer head, and then each next piece of its body',
-    parse: integer(1, 600_000),
+    parse: wholeNumber(1, 600_000),
   },
   {
     key: 'answerDeadlineMs',
@@ -126,7 +115,7 @@ const SETTINGS: Rows<ProxySettings> = [
     flag: '--answer-deadline',
     fallback: '30000',
     help: 'ms the upstream may take for its whole answer, however it trickles (time spent waiting for a slow caller not counted)',
-    parse: integer(1, 3_600_000),
+    parse: wholeNumber(1, 3_600_000),
   },
   {
     key: 'fallback',
@@ -202,7 +191,7 @@ const SETTINGS: Rows<ProxySettings> = [
     flag: '--journal-size',
     fallback: '1000',
     help: 'violations the journal keeps (the oldest go first; the report counts them all)',
-    parse: integer(1, 100_000),
+    parse: wholeNumber(1, 100_000),
   },
   {
     key: 'judgeMaxKb',
@@ -210,7 +199,7 @@ const SETTINGS: Rows<ProxySettings> = [
     flag: '--judge-max-kb',
     fallback: '1024',
     help: 'bodies up to this size (KB, decoded) are judged; longer ones are forwarded whole, status and headers judged',
-    parse: integer(1, 65_536),
+    parse: wholeNumber(1, 65_536),
   },
   {
     key: 'rememberClients',
@@ -218,7 +207,7 @@ const SETTINGS: Rows<ProxySettings> = [
     flag: '--remember-clients',
     fallback: '10000',
     help: 'list rows remembered (least recently seen go first) to hold a Detail to what the lists said',
-    parse: integer(0, 1_000_000),
+    parse: wholeNumber(0, 1_000_000),
   },
   {
     key: 'logRepeats',
@@ -226,7 +215,7 @@ const SETTINGS: Rows<ProxySettings> = [
     flag: '--log-repeats',
     fallback: '10',
     help: 'log lines per cause; later violations of a cause are counted and kept in the journal (0: log every one)',
-    parse: integer(0, 1_000_000),
+    parse: wholeNumber(0, 1_000_000),
   },
 ];
 

@@ -3,6 +3,7 @@
 // config.ts (which reads argv and works out MAX_CONNECTIONS=auto from the file-descriptor limit) so
 // that the browser handlers (server/browser.ts) check their options with the very same table,
 // importing no Node built-in.
+import { toggle, wholeNumber } from '../../settings/parse';
 import { resolveOptions, SettingError, type Rows } from '../../settings/table';
 import { parseCoverageMin, type CoverageMin } from '../control/coverage-min';
 
@@ -69,25 +70,8 @@ export { SettingError as ConfigError };
 /** The settings the table holds: every Config key but apiKeysGiven, which says where apiKeys came from. */
 type TableConfig = Omit<Config, 'apiKeysGiven'>;
 
-// Numbers are plain decimals: Number() would also read 0x1, 1e0, 0b1 and ' ', which nobody means in a setting.
-const WHOLE = /^\d+$/;
+// Decimals are plain too: Number() would also read 0x1, 1e0 and ' ', which nobody means in a setting.
 const DECIMAL = /^\d+(?:\.\d+)?$/;
-
-function integer(min: number, max: number) {
-  return (raw: string): number => {
-    if (!WHOLE.test(raw.trim())) throw new Error(`must be a whole number from ${min} to ${max}`);
-    const value = Number(raw);
-    if (value < min || value > max) throw new Error(`must be a whole number from ${min} to ${max}`);
-    return value;
-  };
-}
-
-function toggle(raw: string): boolean {
-  const value = raw.trim().toLowerCase();
-  if (['on', 'true', '1', 'yes'].includes(value)) return true;
-  if (['off', 'false', '0', 'no'].includes(value)) return false;
-  throw new Error('must be on or off');
-}
 
 function list(raw: string): string[] {
   return raw
@@ -119,7 +103,14 @@ export type AnySetting = Rows<TableConfig>[number];
  */
 export function settingsTable(autoConnections: () => number): Rows<TableConfig> {
   return [
-    { key: 'port', env: 'PORT', flag: '--port', fallback: '4000', help: 'port to listen on; 0 = any free port', parse: integer(0, 65535) },
+    {
+      key: 'port',
+      env: 'PORT',
+      flag: '--port',
+      fallback: '4000',
+      help: 'port to listen on; 0 = any free port',
+      parse: wholeNumber(0, 65535),
+    },
     {
       key: 'host',
       env: 'HOST',
@@ -137,7 +128,7 @@ export function settingsTable(autoConnections: () => number): Rows<TableConfig> 
       flag: '--seed',
       fallback: '1',
       help: 'Faker seed: same seed and count = same data',
-      parse: integer(0, 2 ** 32 - 1),
+      parse: wholeNumber(0, 2 ** 32 - 1),
     },
     {
       key: 'clients',
@@ -145,7 +136,7 @@ export function settingsTable(autoConnections: () => number): Rows<TableConfig> 
       flag: '--clients',
       fallback: '1000',
       help: 'number of generated clients; 0 = an empty data set',
-      parse: integer(0, 1_000_000),
+      parse: wholeNumber(0, 1_000_000),
     },
     {
       key: 'dataFile',
@@ -167,7 +158,7 @@ export function settingsTable(autoConnections: () => number): Rows<TableConfig> 
       // 1,000,000 clients (the CLIENTS maximum) with room for pretty-printing; 4096 stays under Node's 4 GB Buffer limit.
       fallback: '2048',
       help: 'largest data file read, in MB (1,000,000 clients as the seed command writes them: about 1,010 MB)',
-      parse: integer(1, 4096),
+      parse: wholeNumber(1, 4096),
     },
     {
       key: 'apiKeys',
@@ -243,7 +234,7 @@ export function settingsTable(autoConnections: () => number): Rows<TableConfig> 
         return raw as LogLevel;
       },
     },
-    { key: 'workers', env: 'WORKERS', flag: '--workers', fallback: '1', help: 'node:cluster worker processes', parse: integer(1, 64) },
+    { key: 'workers', env: 'WORKERS', flag: '--workers', fallback: '1', help: 'node:cluster worker processes', parse: wholeNumber(1, 64) },
     {
       key: 'cache',
       env: 'CACHE',
@@ -252,7 +243,7 @@ export function settingsTable(autoConnections: () => number): Rows<TableConfig> 
       help: 'serve repeated requests from the validated response cache',
       parse: toggle,
     },
-    { key: 'cacheMb', env: 'CACHE_MB', flag: '--cache-mb', fallback: '64', help: 'response cache size in MB', parse: integer(1, 4096) },
+    { key: 'cacheMb', env: 'CACHE_MB', flag: '--cache-mb', fallback: '64', help: 'response cache size in MB', parse: wholeNumber(1, 4096) },
     {
       key: 'specFile',
       env: 'SPEC_FILE',
@@ -300,7 +291,7 @@ export function settingsTable(autoConnections: () => number): Rows<TableConfig> 
       fallback: 'auto',
       help: 'open connections kept at most; at the cap idle ones are closed first; auto = from the file-descriptor limit',
       // auto reads the process's file-descriptor limit: the one input here that is not argv or env.
-      parse: (raw) => (raw.trim() === 'auto' ? autoConnections() : integer(1, 1_000_000)(raw)),
+      parse: (raw) => (raw.trim() === 'auto' ? autoConnections() : wholeNumber(1, 1_000_000)(raw)),
     },
     {
       key: 'control',
@@ -347,7 +338,7 @@ export function settingsTable(autoConnections: () => number): Rows<TableConfig> 
       flag: '--state-ttl',
       fallback: '86400',
       help: 'seconds the shared state keeps a session that no request or switch used (with --state)',
-      parse: integer(60, 30 * 86_400),
+      parse: wholeNumber(60, 30 * 86_400),
     },
     {
       key: 'journalSize',
@@ -355,7 +346,7 @@ export function settingsTable(autoConnections: () => number): Rows<TableConfig> 
       flag: '--journal-size',
       fallback: '1000',
       help: 'exchanges the journal keeps (each at most ~8 KB); 0 keeps none',
-      parse: integer(0, 100_000),
+      parse: wholeNumber(0, 100_000),
     },
     {
       key: 'scenario',
