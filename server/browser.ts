@@ -13,6 +13,7 @@ import { generatedSource } from '../seeds/client';
 import type { SpecSource } from '../contract/spec-document';
 import { readOperations } from '../contract/operations';
 import { ClientStore } from './engine/store';
+import { RequestChoices } from './control/choices';
 import { ScenarioTable, type ScenarioChoice } from './control/scenarios';
 import { SESSION_NAME, Sessions } from './control/sessions';
 import { apiPath } from './pipeline/api-path';
@@ -71,22 +72,6 @@ function consoleLogger(): Logger {
   return logger as unknown as Logger;
 }
 
-function single(value: string | string[] | undefined, header: string): string | undefined {
-  if (Array.isArray(value)) throw new Error(`header '${header}' is given ${value.length} times`);
-  return value;
-}
-
-function cookie(header: string | string[] | undefined, name: string): string | undefined {
-  if (typeof header !== 'string') return undefined;
-  const match = new RegExp(`(?:^|;)\\s*${name}=([^;]*)`).exec(header);
-  if (!match) return undefined;
-  try {
-    return decodeURIComponent(match[1]!.trim());
-  } catch {
-    return match[1]!.trim();
-  }
-}
-
 /**
  * The control room's choice of a request's scenario (server/control/control.ts, begin), in the page:
  * `X-Mock-Session` (or the `mock-session` cookie) names a session, `X-Mock-Scenario` (or the
@@ -100,10 +85,11 @@ class PageControl implements ControlPort {
   readonly methods = ['GET', 'PUT', 'DELETE'];
   readonly routes = (_req: never, _res: never, next: (error?: unknown) => void) => next();
   private readonly sessions: Sessions;
-  private readonly carried = new Map<string, ScenarioChoice>();
+  private readonly choices: RequestChoices;
 
   constructor(private readonly table: ScenarioTable) {
     this.sessions = new Sessions(table.normal, { host: 'browser', pid: 0 });
+    this.choices = new RequestChoices(table);
   }
 
   /** A session's own scenario (as PUT /__control/sessions/{session}/scenario sets it on a server). */
@@ -115,31 +101,9 @@ class PageControl implements ControlPort {
 
   begin: ControlPort['begin'] = (req, _res, context) => {
     const headers = req.headers;
-    let session: string | undefined;
-    let choice: ScenarioChoice | undefined;
-    try {
-      session = single(headers['x-mock-session'], 'X-Mock-Session') ?? cookie(headers.cookie, 'mock-session');
-      if (session !== undefined && !SESSION_NAME.test(session)) {
-        const source = headers['x-mock-session'] !== undefined ? "header 'X-Mock-Session'" : "cookie 'mock-session'";
-        session = undefined;
-        throw new Error(`${source} must be 1 to 128 characters of A-Z a-z 0-9 _ . : @ -`);
-      }
-      const carried = single(headers['x-mock-scenario'], 'X-Mock-Scenario') ?? cookie(headers.cookie, 'mock-scenario');
-      if (carried !== undefined) {
-        const key = `${session ?? ''}\u0000${carried}`;
-        choice = this.carried.get(key);
-        if (!choice) {
-          choice = this.table.parse(
-            carried,
-            headers['x-mock-scenario'] !== undefined ? "header 'X-Mock-Scenario'" : "cookie 'mock-scenario'",
-          );
-          if (this.carried.size >= 256) this.carried.delete(this.carried.keys().next().value!);
-          this.carried.set(key, choice);
-        }
-      }
-    } catch (error) {
-      context.scenarioProblem = (error as Error).message;
-    }
+    const { session, carried, problem } = this.choices.read(headers);
+    if (problem !== undefined) context.scenarioProblem = problem;
+    let choice: ScenarioChoice | undefined = carried;
     choice ??= (session === undefined ? undefined : this.sessions.ownChoice(session)) ?? this.sessions.serverChoice;
     context.scenario = choice.kind === 'normal' ? undefined : choice;
   };

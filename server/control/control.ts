@@ -15,7 +15,8 @@ import { ConsumerCoverage } from './coverage';
 import { CONTROL_PREFIX } from './document';
 import type { JournalPage, JournalQuery } from './journal';
 import { inBody, ScenarioTable, type ScenarioChoice, type ScenarioDefinition, type ScenarioRequest } from './scenarios';
-import { SESSION_NAME, type ScenarioState, type SessionList } from './sessions';
+import { RequestChoices } from './choices';
+import type { ScenarioState, SessionList } from './sessions';
 import type { StateStore } from './state';
 
 export interface ControlSettings {
@@ -31,29 +32,10 @@ export interface ControlSettings {
   run: Record<string, string | number | boolean>;
 }
 
-/** Header-carried choices kept, so that a flaky sequence continues from request to request (bounded). */
-const CARRIED_CHOICES = 1_000;
-
-function single(value: string | string[] | undefined, header: string): string | undefined {
-  if (Array.isArray(value)) throw new Error(`header '${header}' is given ${value.length} times`);
-  return value;
-}
-
-function cookie(header: string | string[] | undefined, name: string): string | undefined {
-  if (typeof header !== 'string') return undefined;
-  const match = new RegExp(`(?:^|;)\\s*${name}=([^;]*)`).exec(header);
-  if (!match) return undefined;
-  try {
-    return decodeURIComponent(match[1]!.trim());
-  } catch {
-    return match[1]!.trim();
-  }
-}
-
 export class Control {
   private table!: ScenarioTable;
   private tally!: ConsumerCoverage;
-  private readonly carried = new Map<string, ScenarioChoice>();
+  private choices!: RequestChoices;
 
   constructor(
     private readonly settings: Readonly<ControlSettings>,
@@ -77,7 +59,7 @@ export class Control {
       this.tally.useSpec(spec.document, table.definitions);
     }
     this.table = table;
-    this.carried.clear();
+    this.choices = new RequestChoices(table);
   }
 
   get scenarios(): readonly ScenarioDefinition[] {
@@ -103,21 +85,10 @@ export class Control {
       return;
     }
     const at = Date.now();
-    let session: string | undefined;
-    let choice: ScenarioChoice | undefined;
-    try {
-      session = single(headers['x-mock-session'], 'X-Mock-Session') ?? cookie(headers.cookie, 'mock-session');
-      if (session !== undefined && !SESSION_NAME.test(session)) {
-        const source = headers['x-mock-session'] !== undefined ? "header 'X-Mock-Session'" : "cookie 'mock-session'";
-        session = undefined;
-        throw new Error(`${source} must be 1 to 128 characters of A-Z a-z 0-9 _ . : @ -`);
-      }
-      const carried = single(headers['x-mock-scenario'], 'X-Mock-Scenario') ?? cookie(headers.cookie, 'mock-scenario');
-      if (carried !== undefined) choice = this.carriedChoice(carried, session, headers['x-mock-scenario'] !== undefined);
-    } catch (error) {
-      context.scenarioProblem = (error as Error).message;
-    }
-    choice ??= (session === undefined ? undefined : this.store.sessionChoice(session)) ?? this.store.serverChoice();
+    const { session, carried, problem } = this.choices.read(headers);
+    if (problem !== undefined) context.scenarioProblem = problem;
+    const choice: ScenarioChoice =
+      carried ?? (session === undefined ? undefined : this.store.sessionChoice(session)) ?? this.store.serverChoice();
     context.scenario = choice.kind === 'normal' ? undefined : choice;
     res.on('close', () => {
       // A docs or spec route (labelled by the pipeline) is no exchange of the API.
@@ -152,17 +123,6 @@ export class Control {
   }
 
   /** An X-Mock-Scenario value (or cookie) as a choice: parsed once per session and value, so a flaky sequence goes on. */
-  private carriedChoice(text: string, session: string | undefined, fromHeader: boolean): ScenarioChoice {
-    const key = `${session ?? ''}\u0000${text}`;
-    let choice = this.carried.get(key);
-    if (!choice) {
-      choice = this.table.parse(text, fromHeader ? "header 'X-Mock-Scenario'" : "cookie 'mock-scenario'");
-      if (this.carried.size >= CARRIED_CHOICES) this.carried.delete(this.carried.keys().next().value!);
-      this.carried.set(key, choice);
-    }
-    return choice;
-  }
-
   // --- changes and reads: the store's, whichever process it serves ---
 
   /** The server's scenario; `request` null resets it to normal. Throws a ScenarioError naming a bad field. */
