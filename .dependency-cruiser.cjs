@@ -7,7 +7,7 @@
 /** @type {import('dependency-cruiser').IConfiguration} */
 
 /** Our folders, as the first segment of a path relative to the repository. */
-const OURS = '^(cli|server|contract|contract-suite|seeds|generated|proxy|mcp|spec-diff|tools|scripts|bench|tests|examples)/';
+const OURS = '^(cli|server|contract|contract-suite|seeds|generated|proxy|mcp|spec-diff|settings|tools|scripts|bench|tests|examples)/';
 /** What the HTTP stack is: Node's own modules and the packages that speak HTTP. */
 const HTTP_CORE = '^(node:)?(http|https|http2|net|tls)$';
 const HTTP_PACKAGES = 'node_modules/(express|express-openapi-validator|cors|helmet|light-my-request|msw|undici)/';
@@ -147,9 +147,24 @@ module.exports = {
     {
       name: 'seeds-import-only-contract',
       severity: 'error',
-      comment: 'seeds/ generates data from the contract; nothing of the server, suite or tools.',
+      comment: 'seeds/ generates data from the contract; nothing of the server, suite or tools (its command line is read by settings/).',
       from: { path: '^seeds/' },
-      to: { path: OURS, pathNot: '^(seeds|contract|generated)/' },
+      to: { path: OURS, pathNot: '^(seeds|contract|generated|settings)/' },
+    },
+    {
+      name: 'settings-is-a-leaf',
+      severity: 'error',
+      comment:
+        'settings/ is the one settings machinery (row type, parser, help printer) every command declares its rows in: it imports nothing of ours and no package, and of Node only node:util (argv.ts; table.ts imports nothing, so the browser handlers use it).',
+      from: { path: '^settings/' },
+      to: { path: [OURS, NODE_CORE, 'node_modules'], pathNot: ['^settings/', '^(node:)?util$'] },
+    },
+    {
+      name: 'settings-table-imports-nothing',
+      severity: 'error',
+      comment: 'settings/table.ts is reached by the browser handlers (server/process/settings.ts): it imports nothing, not even node:util.',
+      from: { path: '^settings/table[.]ts$' },
+      to: {},
     },
     {
       name: 'nothing-imports-cli',
@@ -266,6 +281,7 @@ module.exports = {
           'node_modules/(express|express-openapi-validator|light-my-request|cors/node_modules)/',
           '^server/pipeline/(app|validator|lean-path|key-digest|docs)[.]ts$',
           '^server/process/(config|serve|watch|logger)[.]ts$',
+          '^settings/argv[.]ts$',
           '^server/(mock[.]ts$|listener/)',
         ],
       },
@@ -274,14 +290,14 @@ module.exports = {
       name: 'shipped-code-imports-no-tools',
       severity: 'error',
       comment: 'tools/ is compiled but not packed (package.json files): what the package ships and runs must not need it.',
-      from: { path: '^(cli|server|contract|contract-suite|seeds|generated|proxy|mcp|spec-diff)/' },
+      from: { path: '^(cli|server|contract|contract-suite|seeds|generated|proxy|mcp|spec-diff|settings)/' },
       to: { path: '^tools/' },
     },
     {
       name: 'build-depends-on-no-tests-or-bench',
       severity: 'error',
       comment: 'What tsconfig.build.json compiles (and npm pack ships) never needs tests/ or bench/: tool helpers live in tools/.',
-      from: { path: '^(cli|server|contract|contract-suite|seeds|generated|proxy|mcp|spec-diff|tools|scripts)/' },
+      from: { path: '^(cli|server|contract|contract-suite|seeds|generated|proxy|mcp|spec-diff|settings|tools|scripts)/' },
       to: { path: '^(tests|bench|examples)/' },
     },
   ],

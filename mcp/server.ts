@@ -10,18 +10,63 @@
 // process whose output is captured).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { ControlClient } from '../server/control/client';
+import { loadSettings } from '../settings/argv';
+import { helpLine, helpTable, SettingError, type Rows } from '../settings/table';
 
-export const MCP_USAGE = `Usage: client-records-mock mcp [--mock-url URL] [--api-key KEY] [--seed N] [--clients N] [--spec FILE] [--data FILE]
+/** What the command line says; the mock's own settings are checked by the mock started with them (configFromOptions). */
+interface McpFlags {
+  mockUrl: string | undefined;
+  apiKey: string;
+  seed: string | undefined;
+  clients: string | undefined;
+  specFile: string | undefined;
+  dataFile: string | undefined;
+}
 
-Serves the mock's controls as MCP tools over standard input and output.
-  --mock-url URL   control the mock running there; without it, a mock is started in this process
-  --api-key KEY    the X-Api-Key the lookup tools send (default dev-key)
-  --seed, --clients, --spec, --data   settings of the mock started in this process`;
+const optional = (raw: string): string | undefined => (raw === '' ? undefined : raw);
+
+// The command's rows of the one settings machinery (settings/); it reads no environment.
+const ROWS: Rows<McpFlags> = [
+  {
+    key: 'mockUrl',
+    flag: '--mock-url',
+    value: 'URL',
+    fallback: '',
+    help: 'control the mock running there; without it, a mock is started in this process',
+    parse: (raw) => {
+      if (raw !== '' && !/^https?:\/\/[^\s/]+/.test(raw))
+        throw new SettingError(`--mock-url must be an http(s) URL such as http://127.0.0.1:4000`);
+      return optional(raw);
+    },
+  },
+  {
+    key: 'apiKey',
+    flag: '--api-key',
+    value: 'KEY',
+    fallback: 'dev-key',
+    help: 'the X-Api-Key the lookup tools send (default dev-key)',
+    parse: (raw) => raw,
+  },
+  // The in-process mock's settings share one help line.
+  { key: 'seed', flag: '--seed', fallback: '', help: '', hidden: true, parse: optional },
+  { key: 'clients', flag: '--clients', fallback: '', help: '', hidden: true, parse: optional },
+  { key: 'specFile', flag: '--spec', fallback: '', help: '', hidden: true, parse: optional },
+  { key: 'dataFile', flag: '--data', fallback: '', help: '', hidden: true, parse: optional },
+];
+
+const LAYOUT = { flagWidth: 16, envWidth: 0, defaults: false, heading: false };
+
+export const MCP_USAGE = [
+  'Usage: client-records-mock mcp [--mock-url URL] [--api-key KEY] [--seed N] [--clients N] [--spec FILE] [--data FILE]',
+  '',
+  "Serves the mock's controls as MCP tools over standard input and output.",
+  ...helpTable(ROWS, LAYOUT),
+  helpLine({ ...LAYOUT, flagWidth: 35 }, '--seed, --clients, --spec, --data', 'settings of the mock started in this process'),
+].join('\n');
 
 /** Exit code of a bad argument (one line on standard error). */
 const EXIT_USAGE = 2;
@@ -37,32 +82,14 @@ interface McpOptions {
 }
 
 function readOptions(argv: readonly string[]): McpOptions | 'help' {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      'mock-url': { type: 'string' },
-      'api-key': { type: 'string' },
-      seed: { type: 'string' },
-      clients: { type: 'string' },
-      spec: { type: 'string' },
-      data: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
-  if (values.help) return 'help';
-  const mockUrl = values['mock-url'];
-  if (mockUrl !== undefined && !/^https?:\/\/[^\s/]+/.test(mockUrl))
-    throw new Error(`--mock-url must be an http(s) URL such as http://127.0.0.1:4000`);
-  const mock: Record<string, string> = {};
-  if (values.seed !== undefined) mock.seed = values.seed;
-  if (values.clients !== undefined) mock.clients = values.clients;
-  if (values.spec !== undefined) mock.specFile = values.spec;
-  if (values.data !== undefined) mock.dataFile = values.data;
+  const read = loadSettings(ROWS, argv, {}, { help: true, wording: { unknown: (rawName) => `Unknown option '${rawName}'` } });
+  if (read.help) return 'help';
+  const { mockUrl, apiKey, ...settings } = read.values;
+  // Only what was given: the in-process mock keeps its own defaults for the rest.
+  const mock = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as Record<string, string>;
   if (mockUrl !== undefined && Object.keys(mock).length > 0)
     throw new Error('--mock-url controls a running mock: its settings are its own (drop --seed, --clients, --spec, --data)');
-  return { mockUrl, apiKey: values['api-key'] ?? 'dev-key', mock };
+  return { mockUrl, apiKey, mock };
 }
 
 /** A tool's answer: its value as indented JSON text. */

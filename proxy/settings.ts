@@ -1,9 +1,12 @@
-// The proxy's settings in one table, as server/config.ts does for the mock:
-// each with its flag, its environment variable, its default and its parser, so
-// the command line, the environment (the container image) and startProxy()'s
-// options go through one parser, --help is written from the table, and a bad
-// value is one line naming the setting (exit 2), never a crash later.
-import { parseArgs } from 'node:util';
+// The proxy's rows of the one settings machinery (settings/), as
+// server/process/settings.ts holds the mock's: each with its flag, its
+// environment variable, its default and its parser, so the command line, the
+// environment (the container image) and startProxy()'s options go through one
+// parser, --help is written from the table, and a bad value is one line naming
+// the setting (exit 2), never a crash later.
+import { loadSettings } from '../settings/argv';
+import { toggle, TOGGLE_WORDS, wholeNumber } from '../settings/parse';
+import { describeRows, helpLine, helpTable, resolveOptions, SettingError, type Rows } from '../settings/table';
 
 /** Why the proxy answers from the mock instead of the upstream (docs/proxy.md, "Fallback"). */
 export const FALLBACK_CAUSES = ['unreachable', 'timeout', 'reset', 'malformed', '501', '502', '503', '504', '404-undeployed'] as const;
@@ -34,39 +37,8 @@ export interface ProxySettings {
   logRepeats: number;
 }
 
-export class ProxySettingError extends Error {}
-
-interface Setting<K extends keyof ProxySettings> {
-  key: K;
-  env: string;
-  flag: string;
-  fallback: string;
-  help: string;
-  /** The value a flag given without one means (`--fail-on-violation` alone is `upstream`). */
-  bare?: string;
-  /** Values that may follow a bare-able flag as a separate argument. */
-  bareValues?: readonly string[];
-  parse: (raw: string) => ProxySettings[K];
-}
-
-const WHOLE = /^\d+$/;
-
-function integer(min: number, max: number) {
-  return (raw: string): number => {
-    const value = Number(raw.trim());
-    if (!WHOLE.test(raw.trim()) || value < min || value > max) throw new Error(`must be a whole number from ${min} to ${max}`);
-    return value;
-  };
-}
-
-const TOGGLE_WORDS = ['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'];
-
-function toggle(raw: string): boolean {
-  const value = raw.trim().toLowerCase();
-  if (['on', 'true', '1', 'yes'].includes(value)) return true;
-  if (['off', 'false', '0', 'no'].includes(value)) return false;
-  throw new Error('must be on or off');
-}
+/** A bad proxy setting: the one error type of the settings (settings/table.ts), named for the proxy's callers. */
+export { SettingError as ProxySettingError };
 
 const optionalText = (raw: string): string | undefined => (raw.trim() === '' ? undefined : raw.trim());
 
@@ -97,10 +69,8 @@ function parseFallback(raw: string): ReadonlySet<FallbackCause> {
   return new Set(causes as FallbackCause[]);
 }
 
-type AnySetting = { [K in keyof ProxySettings]: Setting<K> }[keyof ProxySettings];
-
 // The order of this table is the order of --help.
-const SETTINGS: readonly AnySetting[] = [
+const SETTINGS: Rows<ProxySettings> = [
   {
     key: 'upstream',
     env: 'UPSTREAM_URL',
@@ -112,7 +82,14 @@ const SETTINGS: readonly AnySetting[] = [
       return parseUpstream(raw);
     },
   },
-  { key: 'port', env: 'PORT', flag: '--port', fallback: '4010', help: 'port to listen on; 0 = any free port', parse: integer(0, 65535) },
+  {
+    key: 'port',
+    env: 'PORT',
+    flag: '--port',
+    fallback: '4010',
+    help: 'port to listen on; 0 = any free port',
+    parse: wholeNumber(0, 65535),
+  },
   {
     key: 'host',
     env: 'HOST',
@@ -130,7 +107,7 @@ const SETTINGS: readonly AnySetting[] = [
     flag: '--upstream-timeout',
     fallback: '10000',
     help: 'ms the upstream may take to send its answer head, and then each next piece of its body',
-    parse: integer(1, 600_000),
+    parse: wholeNumber(1, 600_000),
   },
   {
     key: 'answerDeadlineMs',
@@ -138,7 +115,7 @@ const SETTINGS: readonly AnySetting[] = [
     flag: '--answer-deadline',
     fallback: '30000',
     help: 'ms the upstream may take for its whole answer, however it trickles (time spent waiting for a slow caller not counted)',
-    parse: integer(1, 3_600_000),
+    parse: wholeNumber(1, 3_600_000),
   },
   {
     key: 'fallback',
@@ -204,6 +181,8 @@ const SETTINGS: readonly AnySetting[] = [
     flag: '--journal-key',
     fallback: '',
     help: 'require X-Proxy-Key: KEY on the journal (a proxy on a shared network); never printed',
+    // The journal key is a secret: a bad one is named, never echoed.
+    secret: true,
     parse: optionalText,
   },
   {
@@ -212,7 +191,7 @@ const SETTINGS: readonly AnySetting[] = [
     flag: '--journal-size',
     fallback: '1000',
     help: 'violations the journal keeps (the oldest go first; the report counts them all)',
-    parse: integer(1, 100_000),
+    parse: wholeNumber(1, 100_000),
   },
   {
     key: 'judgeMaxKb',
@@ -220,7 +199,7 @@ const SETTINGS: readonly AnySetting[] = [
     flag: '--judge-max-kb',
     fallback: '1024',
     help: 'bodies up to this size (KB, decoded) are judged; longer ones are forwarded whole, status and headers judged',
-    parse: integer(1, 65_536),
+    parse: wholeNumber(1, 65_536),
   },
   {
     key: 'rememberClients',
@@ -228,7 +207,7 @@ const SETTINGS: readonly AnySetting[] = [
     flag: '--remember-clients',
     fallback: '10000',
     help: 'list rows remembered (least recently seen go first) to hold a Detail to what the lists said',
-    parse: integer(0, 1_000_000),
+    parse: wholeNumber(0, 1_000_000),
   },
   {
     key: 'logRepeats',
@@ -236,20 +215,18 @@ const SETTINGS: readonly AnySetting[] = [
     flag: '--log-repeats',
     fallback: '10',
     help: 'log lines per cause; later violations of a cause are counted and kept in the journal (0: log every one)',
-    parse: integer(0, 1_000_000),
+    parse: wholeNumber(0, 1_000_000),
   },
 ];
 
 /** The settings as documentation shows them (docs/proxy.md's table is checked against it). */
 export function describeProxySettings(): { flag: string; env: string; fallback: string }[] {
-  return SETTINGS.map((s) => ({ flag: s.flag, env: s.env, fallback: s.fallback }));
+  return describeRows(SETTINGS);
 }
 
+const LAYOUT = { flagWidth: 36, envWidth: 24, defaults: true, heading: true };
+
 export function proxyHelpText(): string {
-  const rows = SETTINGS.map(
-    (s) =>
-      `  ${`${s.flag} ${s.bare ? '[<value>]' : '<value>'}`.padEnd(36)} ${s.env.padEnd(24)} ${s.help} (default: ${s.fallback || 'none'})`,
-  );
   return [
     'Usage: client-records-mock proxy --upstream URL [options]',
     '',
@@ -258,9 +235,8 @@ export function proxyHelpText(): string {
     'the X-Proxy-Violations header, the journal at /__proxy/violations, and --junit/--report at the stop.',
     'Every option can also be set by its environment variable; the flag wins.',
     '',
-    `  ${'flag'.padEnd(36)} ${'environment'.padEnd(24)} meaning`,
-    ...rows,
-    `  ${'--help'.padEnd(36)} ${''.padEnd(24)} print this help and exit`,
+    ...helpTable(SETTINGS, LAYOUT),
+    helpLine(LAYOUT, '--help', 'print this help and exit'),
     '',
     "The fallback mock takes the mock server's settings from the environment (SEED, CLIENTS, DATA_FILE,",
     'API_KEYS, ...), as `client-records-mock serve` does. Stop with SIGINT or SIGTERM: the reports are written, then the',
@@ -268,63 +244,9 @@ export function proxyHelpText(): string {
   ].join('\n');
 }
 
-/** `--fail-on-violation` alone means `=upstream`: rewritten before parsing, since a string option would take the next flag as its value. */
-function withBareValues(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const setting = SETTINGS.find((s) => s.flag === arg && s.bare !== undefined);
-    const next = argv[i + 1];
-    if (setting && (next === undefined || !setting.bareValues!.includes(next))) out.push(`${arg}=${setting.bare!}`);
-    else out.push(arg);
-  }
-  return out;
-}
-
-function readFlags(argv: readonly string[]): Map<string, string> {
-  const flags = new Map<string, string>();
-  const { tokens } = parseArgs({
-    args: withBareValues(argv),
-    options: Object.fromEntries(SETTINGS.map((s) => [s.flag.slice(2), { type: 'string' as const }])),
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-  });
-  for (const token of tokens) {
-    if (token.kind === 'positional') throw new ProxySettingError(`unexpected argument ${JSON.stringify(token.value)} (see --help)`);
-    if (token.kind !== 'option') continue;
-    const name = `--${token.name}`;
-    if (!SETTINGS.some((s) => s.flag === name)) throw new ProxySettingError(`unknown option ${token.rawName} (see --help)`);
-    if (token.value === undefined) throw new ProxySettingError(`option ${name} needs a value`);
-    flags.set(name, token.value);
-  }
-  return flags;
-}
-
-function parseAll(raw: (s: AnySetting) => { text: string; source: string }): ProxySettings {
-  const settings: Partial<Record<keyof ProxySettings, unknown>> = {};
-  for (const s of SETTINGS) {
-    const { text, source } = raw(s);
-    try {
-      settings[s.key] = s.parse(text);
-    } catch (error) {
-      // The journal key is a secret: a bad one is named, never echoed.
-      const shown = s.key === 'journalKey' ? '' : `=${JSON.stringify(text)}`;
-      throw new ProxySettingError(`invalid ${source}${shown}: ${(error as Error).message}`);
-    }
-  }
-  return Object.freeze(settings as ProxySettings);
-}
-
 /** The settings from the command line and the environment: the flag wins; a bad value is a ProxySettingError of one line. */
 export function loadProxySettings(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Readonly<ProxySettings> {
-  const flags = readFlags(argv);
-  return parseAll((s) => {
-    const fromFlag = flags.get(s.flag);
-    const fromEnv = env[s.env];
-    const source = fromFlag !== undefined ? s.flag : fromEnv !== undefined ? s.env : s.flag;
-    return { text: fromFlag ?? fromEnv ?? s.fallback, source };
-  });
+  return loadSettings(SETTINGS, argv, env).values;
 }
 
 /** What a program may pass to startProxy: any setting, as its typed value or its text. */
@@ -332,21 +254,8 @@ export type ProxyOptions = {
   [K in keyof ProxySettings]?: ProxySettings[K] | string | number | boolean | readonly string[];
 };
 
-function optionText(value: unknown): string {
-  if (typeof value === 'boolean') return value ? 'on' : 'off';
-  if (value instanceof Set) return value.size === 0 ? 'off' : [...(value as Set<string>)].join(',');
-  if (Array.isArray(value)) return value.length === 0 ? 'off' : value.join(',');
-  return String(value);
-}
-
 /** The settings for startProxy's options: the same table and parsers; the environment is not read. */
 export function proxySettingsFromOptions(options: Readonly<ProxyOptions>): Readonly<ProxySettings> {
-  const known = new Set(SETTINGS.map((s) => s.key as string));
-  for (const name of Object.keys(options)) if (!known.has(name)) throw new ProxySettingError(`unknown option ${name}`);
-  return parseAll((s) => {
-    const given = (options as Record<string, unknown>)[s.key];
-    // A program that starts a proxy in a test wants any free port unless it names one.
-    const fallback = s.key === 'port' ? '0' : s.fallback;
-    return { text: given === undefined ? fallback : optionText(given), source: `option ${s.key}` };
-  });
+  // A program that starts a proxy in a test wants any free port unless it names one.
+  return resolveOptions(SETTINGS, options, (row) => (row.key === 'port' ? '0' : row.fallback));
 }

@@ -6,8 +6,9 @@
 // Every failure is one line on stderr and exit code 2, as the other commands do.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { bundledSpec, SPEC_PATH } from '../contract/spec';
+import { loadSettings } from '../settings/argv';
+import { SettingError, type Rows } from '../settings/table';
 import { controlDocument } from './control/document';
 import { ASSETS, DOCS_CSS, docsHtml, docsInit, swaggerUiDir } from './pipeline/docs';
 import { ConfigError, configFromOptions } from './process/config';
@@ -17,6 +18,28 @@ const USAGE =
 
 /** The handler options the site's page is given, as flags (the settings table checks each value). */
 const FLAGS = { seed: 'seed', clients: 'clients', 'api-keys': 'apiKeys', 'latency-ms': 'latencyMs', 'error-rate': 'errorRate' } as const;
+
+// The command's rows of the one settings machinery (settings/): --out, then the page's handler options as given
+// (undefined: the handlers' default); their values are checked by the server's own table (configFromOptions).
+const ROWS: Rows<Record<string, string | undefined>> = [
+  {
+    key: 'out',
+    flag: '--out',
+    fallback: '',
+    help: 'the folder to write the site into',
+    parse: (raw) => {
+      if (raw === '') throw new SettingError('--out DIR is required');
+      return raw;
+    },
+  },
+  ...Object.entries(FLAGS).map(([flag, key]) => ({
+    key,
+    flag: `--${flag}`,
+    fallback: '',
+    help: `the page's ${key}`,
+    parse: (raw: string) => (raw === '' ? undefined : raw),
+  })),
+];
 
 class UsageError extends Error {}
 
@@ -58,34 +81,23 @@ export function writeDocsSite(out: string, options: Readonly<Record<string, stri
 /** Runs the docs command for `argv` (without the command name); resolves to the exit code. */
 export function runDocsCli(argv: readonly string[]): number {
   try {
-    const { values } = parseArgs({
-      args: [...argv],
-      options: {
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        ...Object.fromEntries(Object.keys(FLAGS).map((flag) => [flag, { type: 'string' as const }])),
-      },
-    });
-    if (values.help) {
+    const read = loadSettings(ROWS, argv, {}, { help: true, wording: { unknown: (rawName) => `unknown option ${rawName}` } });
+    if (read.help) {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
-    if (!values.out) throw new UsageError('--out DIR is required');
-    const options: Record<string, string> = {};
-    for (const [flag, key] of Object.entries(FLAGS)) {
-      const value = (values as Record<string, unknown>)[flag];
-      if (typeof value === 'string') options[key] = value;
-    }
+    const { out, ...given } = read.values as Readonly<Record<string, string | undefined>>;
+    const options = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as Record<string, string>;
     // The settings table's own parsers: a bad value is named here, not in the page.
     configFromOptions(options);
-    const written = writeDocsSite(values.out, options);
+    const written = writeDocsSite(out!, options);
     process.stdout.write(
-      `wrote the API reference with its in-page mock to ${values.out} (${written.length} files); serve it with any static file server\n`,
+      `wrote the API reference with its in-page mock to ${out!} (${written.length} files); serve it with any static file server\n`,
     );
     return 0;
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
-    if (error instanceof UsageError || error instanceof ConfigError || code?.startsWith('ERR_PARSE_ARGS')) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
       process.stderr.write(`docs: ${message.split('\n')[0]}\n${USAGE}\n`);
     } else if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENOSPC' || code === 'EROFS') {
       process.stderr.write(`docs: cannot write ${String(argv[argv.indexOf('--out') + 1] ?? '')} (${code})\n`);

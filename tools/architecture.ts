@@ -17,7 +17,7 @@ const ROOMS: Readonly<Record<string, string>> = {
   server:
     'the mock; its faces at the root: `index.ts` (startServer, createMock), `msw.ts` (the MSW handlers), `browser.ts` (the handlers in a page: `client-records-mock/browser`, bundled from `browser-entry.ts`), `docs-site.ts` (the static docs site), `playwright.ts` (the fixture), `mock.ts` (the one road spec → data → app), `errors.ts` (the error catalogue, a leaf)',
   'server/process':
-    'the process: the settings table (config.ts), logger, crash policy, --watch, serve.ts (workers, signals, the start-up line)',
+    "the process: the server's settings rows (settings.ts) read by the shared parser (config.ts), logger, crash policy, --watch, serve.ts (workers, signals, the start-up line)",
   'server/listener': 'the socket layer: the HTTP server, the connection cap, the raw-socket answers to malformed HTTP, the rejection log',
   'server/pipeline':
     'the request: one pipeline over a neutral request and answer (exchange.ts) with three drivers (the Express app, the lean path, the neutral road in a page); route, auth, raw-query checks, the validator, mock controls and Prefer, dispatch to handlers/ (one file per tag), paging headers, the response cache, the lean path, the docs page, the error handler',
@@ -45,6 +45,8 @@ const ROOMS: Readonly<Record<string, string>> = {
     'the validating proxy (`client-records-mock proxy`): forwarding and how an answer ended (forward.ts), the upstream clock (--upstream-timeout, --answer-deadline), the judge on both sides, fallback to the mock, its journal and reports',
   mcp: 'the MCP server: the control API and the contract suite as tools for coding agents',
   'spec-diff': 'does an edit of openapi.yaml break clients: the diff, its rules and its report',
+  settings:
+    'the one settings machinery (a leaf): the row type, the parser (argv and environment → a typed frozen object, or one line naming the option) and the help printer; every command declares its rows',
   tools:
     'helpers scripts/, bench/ and tests/ share, compiled but not shipped: the import graph, the request path, this map, mutants, ports',
   scripts: 'build and CI steps: build extras, the consumer check, every doc line run, the Prism and Specmatic runs, the deployment lint',

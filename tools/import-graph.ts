@@ -37,6 +37,7 @@ const FOLDERS = [
   'proxy',
   'mcp',
   'spec-diff',
+  'settings',
   'tools',
   'scripts',
   'bench',

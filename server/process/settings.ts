@@ -1,7 +1,10 @@
-// The settings table: every setting's key, flag, variable, default, parser and help, and the Config
-// a program's options make through it. Apart from config.ts (which reads argv with node:util and
-// works out MAX_CONNECTIONS=auto from the file-descriptor limit) so that the browser handlers
-// (server/browser.ts) check their options with the very same table, importing no Node built-in.
+// The server's rows of the one settings machinery (settings/): every setting's key, flag, variable,
+// default, parser and help, and the Config a program's options make through them. Apart from
+// config.ts (which reads argv and works out MAX_CONNECTIONS=auto from the file-descriptor limit) so
+// that the browser handlers (server/browser.ts) check their options with the very same table,
+// importing no Node built-in.
+import { toggle, wholeNumber } from '../../settings/parse';
+import { resolveOptions, SettingError, type Rows } from '../../settings/table';
 import { parseCoverageMin, type CoverageMin } from '../control/coverage-min';
 
 export type Toggle = boolean;
@@ -61,36 +64,14 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export class ConfigError extends Error {}
+/** A bad setting: the one error type of the settings (settings/table.ts), named for the server's callers. */
+export { SettingError as ConfigError };
 
-interface Setting<K extends keyof Config> {
-  key: K;
-  env: string;
-  flag: string;
-  fallback: string;
-  help: string;
-  parse: (raw: string) => Config[K];
-}
+/** The settings the table holds: every Config key but apiKeysGiven, which says where apiKeys came from. */
+type TableConfig = Omit<Config, 'apiKeysGiven'>;
 
-// Numbers are plain decimals: Number() would also read 0x1, 1e0, 0b1 and ' ', which nobody means in a setting.
-const WHOLE = /^\d+$/;
+// Decimals are plain too: Number() would also read 0x1, 1e0 and ' ', which nobody means in a setting.
 const DECIMAL = /^\d+(?:\.\d+)?$/;
-
-function integer(min: number, max: number) {
-  return (raw: string): number => {
-    if (!WHOLE.test(raw.trim())) throw new Error(`must be a whole number from ${min} to ${max}`);
-    const value = Number(raw);
-    if (value < min || value > max) throw new Error(`must be a whole number from ${min} to ${max}`);
-    return value;
-  };
-}
-
-function toggle(raw: string): boolean {
-  const value = raw.trim().toLowerCase();
-  if (['on', 'true', '1', 'yes'].includes(value)) return true;
-  if (['off', 'false', '0', 'no'].includes(value)) return false;
-  throw new Error('must be on or off');
-}
 
 function list(raw: string): string[] {
   return raw
@@ -114,15 +95,22 @@ function fraction(raw: string): number {
 }
 
 // The order of this table is the order of --help.
-export type AnySetting = { [K in keyof Config]: Setting<K> }[keyof Config];
+export type AnySetting = Rows<TableConfig>[number];
 
 /**
  * The table, with how `MAX_CONNECTIONS=auto` is worked out (from the file-descriptor limit in Node;
  * the browser handlers have no sockets and pass a constant).
  */
-export function settingsTable(autoConnections: () => number): readonly AnySetting[] {
+export function settingsTable(autoConnections: () => number): Rows<TableConfig> {
   return [
-    { key: 'port', env: 'PORT', flag: '--port', fallback: '4000', help: 'port to listen on; 0 = any free port', parse: integer(0, 65535) },
+    {
+      key: 'port',
+      env: 'PORT',
+      flag: '--port',
+      fallback: '4000',
+      help: 'port to listen on; 0 = any free port',
+      parse: wholeNumber(0, 65535),
+    },
     {
       key: 'host',
       env: 'HOST',
@@ -140,7 +128,7 @@ export function settingsTable(autoConnections: () => number): readonly AnySettin
       flag: '--seed',
       fallback: '1',
       help: 'Faker seed: same seed and count = same data',
-      parse: integer(0, 2 ** 32 - 1),
+      parse: wholeNumber(0, 2 ** 32 - 1),
     },
     {
       key: 'clients',
@@ -148,7 +136,7 @@ export function settingsTable(autoConnections: () => number): readonly AnySettin
       flag: '--clients',
       fallback: '1000',
       help: 'number of generated clients; 0 = an empty data set',
-      parse: integer(0, 1_000_000),
+      parse: wholeNumber(0, 1_000_000),
     },
     {
       key: 'dataFile',
@@ -170,7 +158,7 @@ export function settingsTable(autoConnections: () => number): readonly AnySettin
       // 1,000,000 clients (the CLIENTS maximum) with room for pretty-printing; 4096 stays under Node's 4 GB Buffer limit.
       fallback: '2048',
       help: 'largest data file read, in MB (1,000,000 clients as the seed command writes them: about 1,010 MB)',
-      parse: integer(1, 4096),
+      parse: wholeNumber(1, 4096),
     },
     {
       key: 'apiKeys',
@@ -178,6 +166,8 @@ export function settingsTable(autoConnections: () => number): readonly AnySettin
       flag: '--api-keys',
       fallback: 'dev-key',
       help: 'comma-separated accepted X-Api-Key values',
+      // Keys are secrets: a bad one is named, never echoed.
+      secret: true,
       parse: (raw) => {
         const keys = list(raw);
         if (keys.length === 0) throw new Error('must hold at least one key');
@@ -244,7 +234,7 @@ export function settingsTable(autoConnections: () => number): readonly AnySettin
         return raw as LogLevel;
       },
     },
-    { key: 'workers', env: 'WORKERS', flag: '--workers', fallback: '1', help: 'node:cluster worker processes', parse: integer(1, 64) },
+    { key: 'workers', env: 'WORKERS', flag: '--workers', fallback: '1', help: 'node:cluster worker processes', parse: wholeNumber(1, 64) },
     {
       key: 'cache',
       env: 'CACHE',
@@ -253,7 +243,7 @@ export function settingsTable(autoConnections: () => number): readonly AnySettin
       help: 'serve repeated requests from the validated response cache',
       parse: toggle,
     },
-    { key: 'cacheMb', env: 'CACHE_MB', flag: '--cache-mb', fallback: '64', help: 'response cache size in MB', parse: integer(1, 4096) },
+    { key: 'cacheMb', env: 'CACHE_MB', flag: '--cache-mb', fallback: '64', help: 'response cache size in MB', parse: wholeNumber(1, 4096) },
     {
       key: 'specFile',
       env: 'SPEC_FILE',
@@ -301,7 +291,7 @@ export function settingsTable(autoConnections: () => number): readonly AnySettin
       fallback: 'auto',
       help: 'open connections kept at most; at the cap idle ones are closed first; auto = from the file-descriptor limit',
       // auto reads the process's file-descriptor limit: the one input here that is not argv or env.
-      parse: (raw) => (raw.trim() === 'auto' ? autoConnections() : integer(1, 1_000_000)(raw)),
+      parse: (raw) => (raw.trim() === 'auto' ? autoConnections() : wholeNumber(1, 1_000_000)(raw)),
     },
     {
       key: 'control',
@@ -348,7 +338,7 @@ export function settingsTable(autoConnections: () => number): readonly AnySettin
       flag: '--state-ttl',
       fallback: '86400',
       help: 'seconds the shared state keeps a session that no request or switch used (with --state)',
-      parse: integer(60, 30 * 86_400),
+      parse: wholeNumber(60, 30 * 86_400),
     },
     {
       key: 'journalSize',
@@ -356,7 +346,7 @@ export function settingsTable(autoConnections: () => number): readonly AnySettin
       flag: '--journal-size',
       fallback: '1000',
       help: 'exchanges the journal keeps (each at most ~8 KB); 0 keeps none',
-      parse: integer(0, 100_000),
+      parse: wholeNumber(0, 100_000),
     },
     {
       key: 'scenario',
@@ -396,52 +386,21 @@ export type ConfigOptions = {
   [K in Exclude<keyof Config, 'apiKeysGiven'>]?: Config[K] | string | number | boolean | readonly string[];
 };
 
-/** An option's value as the text its setting parses, so a program and the command line go through one parser. */
-function optionText(value: unknown): string {
-  if (typeof value === 'boolean') return value ? 'on' : 'off';
-  if (Array.isArray(value)) return value.join(',');
-  if (value !== null && typeof value === 'object' && 'min' in value && 'max' in value) return `${String(value.min)}-${String(value.max)}`;
-  // coverageMin as an object: {operations: 100, statuses: 80} → operations=100,statuses=80.
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value)
-      .map(([name, percent]) => `${name}=${String(percent)}`)
-      .join(',');
-  }
-  // A program's number in plain decimals, as the settings read them: 1e-7 → 0.0000001 (String() would give 1e-7).
-  if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) return value.toFixed(20).replace(/\.?0+$/, '');
-  return String(value);
-}
-
 /**
  * The Config for a program's options (startServer, createHandlers): the same
  * table, parsers and defaults as loadConfig; an unknown option or a bad value
  * is a ConfigError naming the option. The environment is not read: a test
  * set-up says what it means.
  */
-export function optionsToConfig(SETTINGS: readonly AnySetting[], options: Readonly<ConfigOptions> = {}): Readonly<Config> {
-  const known = new Map(SETTINGS.map((s) => [s.key as string, s]));
-  for (const name of Object.keys(options)) {
-    if (!known.has(name)) throw new ConfigError(`unknown option ${name}`);
-  }
-  const config: Partial<Record<keyof Config, unknown>> = {};
-  for (const s of SETTINGS) {
-    const given = (options as Record<string, unknown>)[s.key];
-    const raw = given === undefined ? s.fallback : optionText(given);
-    try {
-      config[s.key] = s.parse(raw);
-    } catch (error) {
-      const shown = s.key === 'apiKeys' ? '' : `=${JSON.stringify(raw)}`;
-      throw new ConfigError(`invalid option ${s.key}${shown}: ${(error as Error).message}`);
-    }
-  }
-  config.apiKeysGiven = options.apiKeys !== undefined;
-  return Object.freeze(config as Config);
+export function optionsToConfig(SETTINGS: Rows<TableConfig>, options: Readonly<ConfigOptions> = {}): Readonly<Config> {
+  const config = resolveOptions(SETTINGS, options);
+  return Object.freeze({ ...config, apiKeysGiven: options.apiKeys !== undefined });
 }
 
 /** The in-process handlers' `scenario` option (Node's and the browser's), in the X-Mock-Scenario syntax, checked at once (the names are the served spec's: a bad one is the answers' 400). */
 export function checkedScenario(scenario: string | undefined): string | undefined {
   if (scenario !== undefined && !/^[A-Za-z][A-Za-z0-9_-]{0,63}(\s*;\s*[a-z]+=[\d.]+)*$/.test(scenario)) {
-    throw new ConfigError(
+    throw new SettingError(
       `invalid option scenario=${JSON.stringify(scenario)}: must be a scenario name with ;name=value parameters, e.g. slow;min=200;max=800`,
     );
   }
