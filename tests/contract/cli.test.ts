@@ -44,7 +44,9 @@ const lastLine = (text: string) => text.trim().split('\n').at(-1)!;
 let server: TestServer;
 let dir: string;
 beforeAll(async () => {
-  server = await startTestServer();
+  // 200 clients: more than two pages of the largest pageSize, every shape the checks need; the suite's per-client
+  // checks (a Detail per listed client) cost a fifth of the default 1,000's, and these tests are about the command.
+  server = await startTestServer({ clients: 200 });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-cli-'));
 });
 afterAll(async () => {
