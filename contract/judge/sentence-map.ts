@@ -76,8 +76,8 @@ export const SENTENCE_MAP: Readonly<Record<string, SentenceEntry>> = {
   },
   // `If-None-Match`, `If-Match`, `If-Modified-Since`, `If-Unmodified-Since` and `If-Range` change nothing (`Range` i…
   'info#conditional-requests:ifnonematch-ifmatch-ifmodifiedsince-ifunmodifiedsince-32829c': {
-    reason:
-      "Not yet checked from outside: the suite's replay of its requests after conditional ones is issue 35 item 4's. Our mock is held to it on every road (server, response cache, lean path, Node and browser handlers, the proxy's fallback) by tests/pipeline/conditional-requests.test.ts and tests/browser/corpus.test.ts.",
+    rules: ['check.conditional', 'check.history'],
+    note: "Each precondition header, before and after the plain request, held to the plain answer (derived/conditional.ts); the run's own requests replayed after conditional forms of themselves (history/).",
   },
   // An `OPTIONS` that is not a preflight is a method like any other (`405`).
   'info#cors:an-options-that-is-72e081': {
