@@ -54,7 +54,7 @@ const ROOMS: Readonly<Record<string, string>> = {
   tests: 'the jest suites, one folder per room they test; support/ starts real servers on port 0',
   examples: 'example consumers of the package, tested in CI: frontend/ (unit tests with MSW, end-to-end tests with Playwright)',
   deploy: 'the Kubernetes manifest, checked against the Kubernetes schemas (`npm run lint:deploy`)',
-  docs: 'the user docs: frontend, contract, control, proxy, spec-diff, CI, data, reliability, performance, decisions',
+  docs: 'the user docs: frontend, browser, contract, control, proxy, spec-diff, CI, data, reliability, performance, decisions',
   '.ci': 'what CI runs (`bash .ci/run`): install, the check on Node 24 and 22, the package as users get it',
   '.github': 'the release workflow: the tarball, the image',
 };

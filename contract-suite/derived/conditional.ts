@@ -4,10 +4,10 @@
 // If-Match-aware one 412: none of them is an answer the document gives ("every non-2xx response is an ErrorDto",
 // and no operation documents 206), so the judge refuses them. Where the document states that preconditions change
 // nothing (info.description, "Conditional requests"), the answer is also held to the plain request's: status,
-// body (JSON as values) and every field but the connection's, the clock's and X-Request-Id (kit/answers.ts).
+// body (JSON as values) and the fields the document names or HTTP gives a meaning, but X-Request-Id (kit/answers.ts).
 import type { Define } from '../kit/context';
 import type { SpecContract } from '../../contract/spec-contract';
-import { answerDifferences } from '../kit/answers';
+import { answerDifferences, comparedFields } from '../kit/answers';
 import { preconditionForms } from '../kit/preconditions';
 import type { Exchange } from '../../contract/exchange';
 import { checkOperation, conditionalRule } from './document';
@@ -32,7 +32,7 @@ export function conditionalChecks(check: Define, contract: SpecContract): void {
         const request = { ...(await listedRequest(context, operation)), raw: true };
         const plain = await context.call(request);
         const same = (first: Exchange, then: Exchange, why: string) => {
-          const differences = rule ? answerDifferences(first, then) : [];
+          const differences = rule ? answerDifferences(first, then, comparedFields(context.contract)) : [];
           context.expect(
             differences.length === 0,
             then,

@@ -6,14 +6,14 @@
 // CONDITIONAL_EVERY-th, one of the precondition forms on the same request (a framework's freshness check or a
 // response cache that mixes conditional and plain answers shows there). Each answer is held to the first one:
 // the status, the body (a JSON body as a JSON value: the document makes member order free, so a server may write
-// members in another order each time; any other body byte for byte), every field but Date, X-Request-Id and the
-// connection's (kit/answers.ts). Requests not replayed: the control checks' (scenarios and sessions are state on
+// members in another order each time; any other body byte for byte), and the fields the document names or HTTP gives a
+// meaning, but Date and X-Request-Id (kit/answers.ts: a front's own fields may vary). Requests not replayed: the control checks' (scenarios and sessions are state on
 // purpose) and the framing checks' (connection-level).
 // Bound: REPLAYS + REPLAYS / CONDITIONAL_EVERY requests at most (267).
 import fc from 'fast-check';
 import type { Define, DefineOptions } from '../kit/context';
 import type { SpecContract } from '../../contract/spec-contract';
-import { summarise, summaryDifferences } from '../kit/answers';
+import { comparedFields, summarise, summaryDifferences } from '../kit/answers';
 import type { JournalEntry } from '../kit/journal';
 import { preconditionForms } from '../kit/preconditions';
 
@@ -51,7 +51,7 @@ export function historyChecks(check: Define, contract: SpecContract, options: De
   const seed = options.seed ?? DEFAULT_SEED;
   check(
     'cross-cutting',
-    `the run's own requests asked again (at most ${REPLAYS}, in an order drawn with seed ${seed}, one in ${CONDITIONAL_EVERY} after a conditional form of itself) → each the answer it got first (status, body as JSON value, every field but Date, X-Request-Id and the connection's)`,
+    `the run's own requests asked again (at most ${REPLAYS}, in an order drawn with seed ${seed}, one in ${CONDITIONAL_EVERY} after a conditional form of itself) → each the answer it got first (status, body as JSON value, the fields the document names or HTTP gives a meaning, but Date and X-Request-Id)`,
     async (context) => {
       // The replays are no requests of the run's own: they are not journaled, so a replay is held to the first answer only.
       context.journal.open = false;
@@ -69,7 +69,7 @@ export function historyChecks(check: Define, contract: SpecContract, options: De
         }
         const again = await context.send(entry.request);
 
-        const differences = summaryDifferences(entry.first, summarise(again));
+        const differences = summaryDifferences(entry.first, summarise(again), comparedFields(context.contract));
         if (differences.length > 0) {
           firstChange ??= again;
           const headers = Object.entries(entry.request.headers ?? {}).map(([name, value]) => `${name}: ${value}`);

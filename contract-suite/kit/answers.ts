@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { headerOf } from '../../contract/judge';
 import type { Exchange } from '../../contract/exchange';
+import type { SpecContract } from '../../contract/spec-contract';
 
 /** True when the answer's Content-Type is JSON (`application/json`, `application/*+json`). */
 export function isJsonAnswer(exchange: Pick<Exchange, 'headers'>): boolean {
@@ -35,6 +36,51 @@ const NOT_THE_ANSWER = new Set([
   'date',
   'x-request-id',
 ]);
+
+/**
+ * The fields HTTP itself gives a meaning a client acts on: representation metadata (RFC 9110 §8.3-8.8), validators
+ * (§8.8), the response control data a client follows (Allow, Location, Retry-After, Vary, WWW-Authenticate: §10.2,
+ * §11.6.1) and CORS's (the Fetch standard). Compared beside the response headers the document itself names.
+ */
+const HTTP_ANSWER_FIELDS = [
+  'content-type',
+  'content-encoding',
+  'content-language',
+  'content-location',
+  'content-range',
+  'etag',
+  'last-modified',
+  'allow',
+  'location',
+  'retry-after',
+  'vary',
+  'www-authenticate',
+  'access-control-allow-origin',
+  'access-control-allow-credentials',
+  'access-control-expose-headers',
+];
+
+const comparedFieldsOf = new WeakMap<SpecContract, ReadonlySet<string>>();
+
+/**
+ * The fields two answers are compared on: the response headers the document names (on any response) and those HTTP
+ * gives a meaning (HTTP_ANSWER_FIELDS), but X-Request-Id, which the document has generated per request. Any other
+ * field (a front's own `Server-Timing`, `Age` or `X-Cache`, a tracing id, the proxy's `X-Proxy-*` tags) is the
+ * deployment's to vary: a correct deployment may send it differently each time.
+ */
+export function comparedFields(contract: SpecContract): ReadonlySet<string> {
+  let fields = comparedFieldsOf.get(contract);
+  if (!fields) {
+    const named = contract.operations.flatMap((operation) =>
+      operation.statuses.flatMap((status) =>
+        Object.keys((contract.response(operation, Number(status))?.node.headers as Record<string, unknown> | undefined) ?? {}),
+      ),
+    );
+    fields = new Set([...named.map((name) => name.toLowerCase()), ...HTTP_ANSWER_FIELDS].filter((name) => !NOT_THE_ANSWER.has(name)));
+    comparedFieldsOf.set(contract, fields);
+  }
+  return fields;
+}
 
 /** An answer as a client reads it, small enough to keep for every request of a run. */
 export interface AnswerSummary {
@@ -76,8 +122,8 @@ export function summarise(exchange: Pick<Exchange, 'status' | 'headers' | 'bytes
 const shown = (value: string | undefined) =>
   value === undefined ? '(absent)' : JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
 
-/** How a second answer differs from a first one, in words ([] when a client cannot tell them apart). */
-export function summaryDifferences(first: AnswerSummary, second: AnswerSummary): string[] {
+/** How a second answer differs from a first one, in words ([] when a client cannot tell them apart), on the `compared` fields. */
+export function summaryDifferences(first: AnswerSummary, second: AnswerSummary, compared: ReadonlySet<string>): string[] {
   const differences: string[] = [];
   if (first.status !== second.status) differences.push(`status ${first.status} → ${second.status}`);
   if (first.body !== second.body)
@@ -85,15 +131,15 @@ export function summaryDifferences(first: AnswerSummary, second: AnswerSummary):
       `body ${JSON.stringify(first.preview)} → ${JSON.stringify(second.preview)}${first.json && second.json ? ' (compared as JSON values)' : ''}`,
     );
   const [a, b] = [new Map(first.fields), new Map(second.fields)];
-  for (const name of [...new Set([...a.keys(), ...b.keys()])].sort())
+  for (const name of [...new Set([...a.keys(), ...b.keys()])].filter((field) => compared.has(field)).sort())
     if (a.get(name) !== b.get(name)) differences.push(`${name}: ${shown(a.get(name))} → ${shown(b.get(name))}`);
   return differences;
 }
 
 /**
  * How a second answer differs from a first one, in words ([] when a client cannot tell them apart): the status, the
- * body (JSON as values), every field but those that are no part of the answer, each read as RFC 9110 reads it.
+ * body (JSON as values), the fields of comparedFields, each read as RFC 9110 reads it.
  */
-export function answerDifferences(first: Exchange, second: Exchange): string[] {
-  return summaryDifferences(summarise(first), summarise(second));
+export function answerDifferences(first: Exchange, second: Exchange, compared: ReadonlySet<string>): string[] {
+  return summaryDifferences(summarise(first), summarise(second), compared);
 }
