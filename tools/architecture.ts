@@ -5,6 +5,7 @@
 // the map claims is one the linter enforces), and the files one request passes (tools/request-path.ts).
 // `npm run map -- --check` (part of `npm run check`) fails, naming the section, when the file differs from what
 // the tree says, and when a folder has no row here or a row names no folder: a new room is described when made.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import prettier from 'prettier';
@@ -68,12 +69,29 @@ function argument(name: string): string | undefined {
   return at < 0 ? undefined : process.argv[at + 1];
 }
 
-/** Every file under `dir`, recursively (the ignored folders left out). */
-function filesUnder(dir: string): string[] {
+/**
+ * The files of the checkout as git would commit them (tracked, or new and not ignored), relative to `root`: what a
+ * run writes into the tree (Playwright's test-results/, an app's node_modules/) is ignored, so a clean clone after
+ * `npm run check` counts what the author's tree counts. Undefined outside a git checkout.
+ */
+function checkoutFiles(root: string): string[] | undefined {
+  const listed = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' });
+  if (listed.status !== 0) return undefined;
+  return listed.stdout.split('\0').filter((file) => file !== '' && fs.existsSync(path.join(root, file)));
+}
+
+/** Every file under `dir`, recursively (the ignored folders left out): the checkout's files, else those on disk. */
+function filesUnder(root: string, dir: string, checkout: readonly string[] | undefined): string[] {
+  if (checkout) {
+    const prefix = `${path.relative(root, dir).split(path.sep).join('/')}/`;
+    return checkout
+      .filter((file) => file.startsWith(prefix) && !file.split('/').some((part) => IGNORED.test(part)))
+      .map((file) => path.join(root, file));
+  }
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     if (IGNORED.test(entry.name)) return [];
     const full = path.join(dir, entry.name);
-    return entry.isDirectory() ? filesUnder(full) : [full];
+    return entry.isDirectory() ? filesUnder(root, full, undefined) : [full];
   });
 }
 
@@ -96,12 +114,13 @@ function roomsSection(root: string): { text: string; problems: string[] } {
       .filter((room) => !found.includes(room))
       .map((room) => `ROOMS names ${room}/, which is not in the tree`),
   ];
+  const checkout = checkoutFiles(root);
   const rows = Object.entries(ROOMS)
     .filter(([room]) => found.includes(room))
     .map(([room, purpose]) => {
       // A room's own files: those below it that no deeper room holds.
       const deeper = found.filter((other) => other.startsWith(`${room}/`));
-      const files = filesUnder(path.join(root, room)).filter(
+      const files = filesUnder(root, path.join(root, room), checkout).filter(
         (file) => !deeper.some((other) => file.startsWith(path.join(root, other) + path.sep)),
       );
       return `| \`${room}/\` | ${files.length} | ${purpose} |`;
