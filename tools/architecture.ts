@@ -226,9 +226,14 @@ async function main(): Promise<void> {
       problems.push(`ARCHITECTURE.md has no section ${begin(name)} … ${end(name)}`);
       continue;
     }
-    const made = await make(root);
+    const committed = cells(text.slice(from + begin(name).length, to));
+    let made = await make(root);
+    // The request path is traced on a live server: on a loaded machine a trace can take in a timer's work (the
+    // engine's background slices) that a quiet one does not. A check traces it up to three times before it differs.
+    for (let trace = 2; check && name === 'request-path' && cells(made.text) !== committed && trace <= 3; trace += 1)
+      made = await make(root);
     problems.push(...made.problems);
-    if (cells(text.slice(from + begin(name).length, to)) !== cells(made.text)) differing.push(name);
+    if (committed !== cells(made.text)) differing.push(name);
     text = `${text.slice(0, from + begin(name).length)}\n${made.text}\n${text.slice(to)}`;
   }
   // As the formatter writes it (npm run format:check holds the file to it), so a check compares like with like.
