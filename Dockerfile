@@ -24,6 +24,7 @@ COPY mcp ./mcp
 COPY proxy ./proxy
 COPY seeds ./seeds
 COPY server ./server
+COPY settings ./settings
 COPY spec-diff ./spec-diff
 COPY scripts ./scripts
 COPY tools ./tools
@@ -49,6 +50,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/cli ./dist/cli
 COPY --from=build /app/dist/server ./dist/server
+COPY --from=build /app/dist/browser ./dist/browser
+COPY --from=build /app/dist/settings ./dist/settings
 COPY --from=build /app/dist/contract ./dist/contract
 COPY --from=build /app/dist/contract-suite ./dist/contract-suite
 COPY --from=build /app/dist/mcp ./dist/mcp
