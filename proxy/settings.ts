@@ -5,7 +5,7 @@
 // parser, --help is written from the table, and a bad value is one line naming
 // the setting (exit 2), never a crash later.
 import { loadSettings } from '../settings/argv';
-import { toggle, TOGGLE_WORDS, wholeNumber } from '../settings/parse';
+import { hostName, toggle, TOGGLE_WORDS, wholeNumber } from '../settings/parse';
 import { describeRows, helpLine, helpTable, resolveOptions, SettingError, type Rows } from '../settings/table';
 
 /** Why the proxy answers from the mock instead of the upstream (docs/proxy.md, "Fallback"). */
@@ -96,10 +96,7 @@ const SETTINGS: Rows<ProxySettings> = [
     flag: '--host',
     fallback: '127.0.0.1',
     help: 'interface to bind; 0.0.0.0 in a container',
-    parse: (raw) => {
-      if (!/^[\w.:-]+$/.test(raw)) throw new Error('must be a host name or IP address');
-      return raw;
-    },
+    parse: hostName,
   },
   {
     key: 'upstreamTimeoutMs',

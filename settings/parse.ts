@@ -23,3 +23,9 @@ export function toggle(raw: string): boolean {
   if (['off', 'false', '0', 'no'].includes(value)) return false;
   throw new Error('must be on or off');
 }
+
+/** A host name or IP address to bind (the server's and the proxy's --host). */
+export function hostName(raw: string): string {
+  if (!/^[\w.:-]+$/.test(raw)) throw new Error('must be a host name or IP address');
+  return raw;
+}

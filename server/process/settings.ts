@@ -3,7 +3,7 @@
 // config.ts (which reads argv and works out MAX_CONNECTIONS=auto from the file-descriptor limit) so
 // that the browser handlers (server/browser.ts) check their options with the very same table,
 // importing no Node built-in.
-import { toggle, wholeNumber } from '../../settings/parse';
+import { hostName, toggle, wholeNumber } from '../../settings/parse';
 import { resolveOptions, SettingError, type Rows } from '../../settings/table';
 import { parseCoverageMin, type CoverageMin } from '../control/coverage-min';
 
@@ -117,10 +117,7 @@ export function settingsTable(autoConnections: () => number): Rows<TableConfig> 
       flag: '--host',
       fallback: '127.0.0.1',
       help: 'interface to bind; 0.0.0.0 in a container',
-      parse: (raw) => {
-        if (!/^[\w.:-]+$/.test(raw)) throw new Error('must be a host name or IP address');
-        return raw;
-      },
+      parse: hostName,
     },
     {
       key: 'seed',
