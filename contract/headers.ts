@@ -33,13 +33,47 @@ export function withoutOws(value: string): string {
 }
 
 /**
+ * A field line, or the lines Fetch's `Headers` joined, without OWS around it and with `, ` at every comma outside
+ * quoted strings (RFC 9110 §5.6.4) and `<…>` references (RFC 8288): white space next to such a comma is a list's or
+ * a joint's OWS, never the value's. Node's fetch (undici, Node 22 and 24) keeps each line's trailing white space
+ * (`Link: <a>; rel=first␠` beside a second Link line reads `<a>; rel=first␠, <b>…`): without this, the same answer
+ * read by fetch and by a raw socket was two values. Lines read one by one get the same form, so both readers agree.
+ */
+function withoutJointOws(joined: string): string {
+  if (!joined.includes(',')) return withoutOws(joined);
+  let out = '';
+  let quoted = false;
+  let bracketed = false;
+  for (let i = 0; i < joined.length; i += 1) {
+    const c = joined[i]!;
+    if (quoted) {
+      out += c;
+      if (c === '\\' && i + 1 < joined.length) out += joined[++i];
+      else if (c === '"') quoted = false;
+    } else if (bracketed) {
+      out += c;
+      if (c === '>') bracketed = false;
+    } else if (c === ',') {
+      out = `${out.replace(/[ \t]+$/, '')}, `;
+      while (joined[i + 1] === ' ' || joined[i + 1] === '\t') i += 1;
+    } else {
+      out += c;
+      quoted = c === '"';
+      bracketed = c === '<';
+    }
+  }
+  // `, ` written for a comma that ended the value (an empty last element) keeps no white space after it.
+  return withoutOws(out);
+}
+
+/**
  * A field's lines, each without the white space around it, or undefined when the message has none. A Fetch
- * `Headers` has joined them already (with ", "): it gives one line.
+ * `Headers` has joined them already (with ", "): it gives one line, without the white space at its joints.
  */
 export function fieldLines(bag: HeaderBag, name: string): string[] | undefined {
   if (typeof (bag as Headers).get === 'function') {
     const joined = (bag as Headers).get(name);
-    return joined === null ? undefined : [withoutOws(joined)];
+    return joined === null ? undefined : [withoutJointOws(joined)];
   }
   const lower = name.toLowerCase();
   const lines: string[] = [];
@@ -47,7 +81,7 @@ export function fieldLines(bag: HeaderBag, name: string): string[] | undefined {
     if (key.toLowerCase() !== lower || line === undefined) continue;
     lines.push(...(typeof line === 'string' ? [line] : line));
   }
-  return lines.length === 0 ? undefined : lines.map(withoutOws);
+  return lines.length === 0 ? undefined : lines.map(withoutJointOws);
 }
 
 /**

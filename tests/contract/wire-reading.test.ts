@@ -2,6 +2,7 @@
 // space around them and lists over several lines (RFC 9110 §5), Link targets as RFC 3986 resolves them (a
 // network-path reference is a relative reference), a cut percent-encoding the document gives no reading of
 // (refused only under --strict-http), and two bodies compared as JSON values.
+import net from 'node:net';
 import { headerOf, judgeRequest, linkViolations, listOf, readAsText } from '../../contract/judge';
 import { specContract } from '../../contract/spec-contract';
 import { sameBody } from '../../contract-suite/kit/answers';
@@ -33,6 +34,32 @@ describe('headerOf: a field value as RFC 9110 §5.5 reads it', () => {
   test('listOf: commas inside a quoted string stay inside the element; case kept only when asked', () => {
     expect(listOf('no-cache="a, b", No-Store')).toEqual(['no-cache="a, b"', 'no-store']);
     expect(listOf(' GET ,HEAD', { caseSensitive: true })).toEqual(['GET', 'HEAD']);
+  });
+});
+
+describe("headerOf over Node's fetch: the lines it joins read as the same value a raw socket gives", () => {
+  // undici keeps each field line's trailing white space when it joins lines (`…rel=first␠, <b>…`): the value read by
+  // fetch and by a raw socket (the suite's two clients) must be one, or a replayed answer differs from its first.
+  const LINES = ['<a?x=1,2>; rel=first \t', '\t<b>; title="p ,q" ; rel=prev\t ', ' <c>;rel=next,'];
+  test.each([
+    ['Link', LINES, '<a?x=1,2>; rel=first, <b>; title="p ,q" ; rel=prev, <c>;rel=next,'],
+    ['X-Note', ['v \t'], 'v'],
+  ])('%s', async (name, lines, value) => {
+    const server = net.createServer((socket) =>
+      socket.once('data', () =>
+        socket.end(
+          `HTTP/1.1 200 OK\r\n${lines.map((line) => `${name}: ${line}\r\n`).join('')}Content-Length: 0\r\nConnection: close\r\n\r\n`,
+        ),
+      ),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}/`, { signal: AbortSignal.timeout(5_000) });
+      expect(headerOf(answer.headers, name)).toBe(value);
+      expect(headerOf({ [name.toLowerCase()]: lines }, name)).toBe(value);
+    } finally {
+      server.close();
+    }
   });
 });
 
