@@ -67,7 +67,7 @@ test("Single → one row, the spec's single example", async ({ page, story }) =>
   expect(await names(page)).toEqual([nameOf('single')]);
 });
 
-test("Longest → one row, the spec's longest example, and the page does not scroll sideways", async ({ page, story }) => {
+test("Longest → one row, the spec's longest example, and the page does not scroll sideways at 1280 px", async ({ page, story }) => {
   await story('longest');
 
   await expect(status(page)).toHaveText('1–1 of 1');
