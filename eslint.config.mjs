@@ -2,7 +2,20 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['generated/**', 'dist/**', 'node_modules/**', 'bench-results/**', 'coverage/**', '.stryker-tmp*/**', 'reports/**'] },
+  {
+    ignores: [
+      'generated/**',
+      'dist/**',
+      'node_modules/**',
+      'bench-results/**',
+      'coverage/**',
+      '.stryker-tmp*/**',
+      'reports/**',
+      'test-artifacts/**',
+      'test-results/**',
+      '**/storybook-static/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

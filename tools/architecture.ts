@@ -53,7 +53,8 @@ const ROOMS: Readonly<Record<string, string>> = {
   scripts: 'build and CI steps: build extras, the consumer check, every doc line run, the Prism and Specmatic runs, the deployment lint',
   bench: 'benchmarks (`npm run bench*`): side by side in one run, rotating order, medians of per-round ratios',
   tests: 'the jest suites, one folder per room they test; support/ starts real servers on port 0',
-  examples: 'example consumers of the package, tested in CI: frontend/ (unit tests with MSW, end-to-end tests with Playwright)',
+  examples:
+    'example consumers of the package, tested in CI: frontend/ (unit tests with MSW, end-to-end tests with Playwright, Storybook stories of the client list, built statically and opened in Chromium)',
   deploy: 'the Kubernetes manifest, checked against the Kubernetes schemas (`npm run lint:deploy`)',
   docs: 'the user docs: frontend, browser, contract, control, proxy, spec-diff, CI, data, reliability, performance, decisions',
   '.ci': 'what CI runs (`bash .ci/run`): install, the check on Node 24 and 22, the package as users get it',
