@@ -41,6 +41,45 @@ function runCli(args: string[], program: string[] = [CLI]): Promise<{ status: nu
 
 const lastLine = (text: string) => text.trim().split('\n').at(-1)!;
 
+/** A value made on first use and shared: a whole suite run costs seconds, and several tests read one run's output. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
+const passingFiles = () => ({
+  junit: path.join(dir, 'junit.xml'),
+  json: path.join(dir, 'coverage.json'),
+  xml: path.join(dir, 'coverage.xml'),
+  html: path.join(dir, 'coverage.html'),
+});
+/** Our test server, every report written: the passing run the report tests and --strict-http's count read. */
+const passingRun = once(() => {
+  const { junit, json, xml, html } = passingFiles();
+  return runCli([
+    ...['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '5', '--seed', '7', '--origin', 'https://a.example', '--verbose'],
+    ...['--junit', junit, '--coverage-out', json, '--coverage-out', xml, '--coverage-out', html],
+  ]);
+});
+/** The same with --strict-http and --control: our test server has no control API, so the eight control checks skip. */
+const strictControlRun = once(() =>
+  runCli([
+    '--base-url',
+    server.baseUrl,
+    '--api-key',
+    API_KEY,
+    '--runs',
+    '5',
+    '--seed',
+    '7',
+    '--origin',
+    'https://a.example',
+    '--strict-http',
+    '--control',
+    '--verbose',
+  ]),
+);
+
 let server: TestServer;
 let dir: string;
 beforeAll(async () => {
@@ -123,17 +162,8 @@ describe('client-records-mock contract: exit 2, bad usage or an unreachable targ
 
 describe('client-records-mock contract: exit 0, a passing run', () => {
   test('our server with --runs 5 → exit 0, the PASS line, a JUnit file and coverage in the shared format (JSON, JUnit, HTML)', async () => {
-    const junit = path.join(dir, 'junit.xml');
-    const [json, xml, html] = ['coverage.json', 'coverage.xml', 'coverage.html'].map((name) => path.join(dir, name)) as [
-      string,
-      string,
-      string,
-    ];
-
-    const { status, stdout } = await runCli([
-      ...['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '5', '--seed', '7', '--origin', 'https://a.example'],
-      ...['--junit', junit, '--coverage-out', json, '--coverage-out', xml, '--coverage-out', html],
-    ]);
+    const { status, stdout } = await passingRun();
+    const { junit, json, xml, html } = passingFiles();
 
     console.log(`exit 0 ← ${lastLine(stdout)}`);
     expect(status).toBe(0);
@@ -154,8 +184,8 @@ describe('client-records-mock contract: exit 0, a passing run', () => {
     expect(fs.readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/);
   }, 300_000);
   test('--strict-http → the framing checks Node takes run too (each fault per operation), and our server passes them', async () => {
-    const plain = await runCli(['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '1', '--verbose']);
-    const strict = await runCli(['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '1', '--strict-http', '--verbose']);
+    const plain = await passingRun();
+    const strict = await strictControlRun();
     const checks = (stdout: string) => Number(/^PASS: (\d+)\//.exec(lastLine(stdout))?.[1]);
 
     expect([plain.status, strict.status]).toEqual([0, 0]);
@@ -172,7 +202,7 @@ describe('client-records-mock contract --control: the control API checked too', 
     expect(ours.status).toBe(0);
     expect(ours.stdout.match(/^ {2}✓ .*(X-Mock-Scenario|X-Mock-Session|__control|control document)/gm)).toHaveLength(8);
 
-    const none = await runCli(['--base-url', server.baseUrl, '--api-key', API_KEY, '--runs', '1', '--control', '--verbose']);
+    const none = await strictControlRun();
     console.log(`exit 0 ← ${lastLine(none.stdout)}`);
     expect(none.status).toBe(0);
     expect(none.stdout).toContain('skipped: the target has no control API (GET /__control/scenarios answered 404)');
