@@ -22,6 +22,9 @@ export interface JsonTextProblem {
 
 const BOM = [0xef, 0xbb, 0xbf];
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const LITERALS = ['true', 'false', 'null'] as const;
+/** The one-character escapes of a JSON string (RFC 8259 §7) and what each stands for. */
+const ESCAPED: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 /** The `charset` parameter of a Content-Type, lower case, or undefined. */
 export function charsetOf(contentType: string | null | undefined): string | undefined {
@@ -37,6 +40,10 @@ export function charsetOf(contentType: string | null | undefined): string | unde
 function scan(text: string): { error?: string; duplicate?: string } {
   let i = 0;
   let duplicate: string | undefined;
+  // The member names and indexes down to the value being read: a pointer is written only for a duplicate (the judge
+  // scans every JSON body it meets, and writing one per value cost more than the scan).
+  const path: (string | number)[] = [];
+  const pointerHere = () => path.map((step) => `/${typeof step === 'number' ? step : pointerSegment(step)}`).join('');
   const ws = () => {
     while (i < text.length) {
       const c = text.charCodeAt(i);
@@ -70,9 +77,8 @@ function scan(text: string): { error?: string; duplicate?: string } {
           out += String.fromCharCode(parseInt(hex, 16));
           i += 6;
         } else {
-          const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-          if (e === undefined || simple[e] === undefined) fail('bad escape');
-          out += simple[e!]!;
+          if (e === undefined || ESCAPED[e] === undefined) fail('bad escape');
+          out += ESCAPED[e!]!;
           i += 2;
         }
         start = i;
@@ -81,65 +87,72 @@ function scan(text: string): { error?: string; duplicate?: string } {
       i += 1;
     }
   };
-  const value = (pointer: string): void => {
+  const value = (): void => {
     ws();
-    const c = text[i];
-    if (c === '{') {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b /* { */) {
       i += 1;
       ws();
       const names = new Set<string>();
-      if (text[i] === '}') {
+      if (text.charCodeAt(i) === 0x7d /* } */) {
         i += 1;
         return;
       }
       for (;;) {
         ws();
-        if (text[i] !== '"') fail('expected a member name');
+        if (text.charCodeAt(i) !== 0x22) fail('expected a member name');
         const name = string();
-        if (names.has(name) && duplicate === undefined) duplicate = `${pointer || '/'} repeats the member name ${JSON.stringify(name)}`;
+        if (names.has(name) && duplicate === undefined)
+          duplicate = `${pointerHere() || '/'} repeats the member name ${JSON.stringify(name)}`;
         names.add(name);
         ws();
-        if (text[i] !== ':') fail("expected ':'");
+        if (text.charCodeAt(i) !== 0x3a /* : */) fail("expected ':'");
         i += 1;
-        value(`${pointer}/${pointerSegment(name)}`);
+        path.push(name);
+        value();
+        path.pop();
         ws();
-        if (text[i] === ',') {
+        const next = text.charCodeAt(i);
+        if (next === 0x2c /* , */) {
           i += 1;
           continue;
         }
-        if (text[i] === '}') {
+        if (next === 0x7d) {
           i += 1;
           return;
         }
         fail("expected ',' or '}'");
       }
     }
-    if (c === '[') {
+    if (c === 0x5b /* [ */) {
       i += 1;
       ws();
-      if (text[i] === ']') {
+      if (text.charCodeAt(i) === 0x5d /* ] */) {
         i += 1;
         return;
       }
       for (let index = 0; ; index += 1) {
-        value(`${pointer}/${index}`);
+        path.push(index);
+        value();
+        path.pop();
         ws();
-        if (text[i] === ',') {
+        const next = text.charCodeAt(i);
+        if (next === 0x2c) {
           i += 1;
           continue;
         }
-        if (text[i] === ']') {
+        if (next === 0x5d) {
           i += 1;
           return;
         }
         fail("expected ',' or ']'");
       }
     }
-    if (c === '"') {
+    if (c === 0x22) {
       string();
       return;
     }
-    for (const literal of ['true', 'false', 'null']) {
+    for (const literal of LITERALS) {
       if (text.startsWith(literal, i)) {
         i += literal.length;
         return;
@@ -151,7 +164,7 @@ function scan(text: string): { error?: string; duplicate?: string } {
     i += number![0].length;
   };
   try {
-    value('');
+    value();
     ws();
     if (i !== text.length) fail('text after the JSON value');
   } catch (error) {
