@@ -59,6 +59,8 @@ export interface RequestClassCount {
   /** A class of the dimension; `row · column` where the dimension is a matrix (`POST · a path it does not have`). */
   class: string;
   requests: number;
+  /** Why no request of this class could be sent to this target (the class needs something it never sent): no gap. */
+  notApplicable?: string;
 }
 
 export interface CoverageTotals {
@@ -150,7 +152,12 @@ export const COVERAGE_REPORT_SCHEMA = {
         type: 'object',
         additionalProperties: false,
         required: ['dimension', 'class', 'requests'],
-        properties: { dimension: { type: 'string' }, class: { type: 'string' }, requests: { type: 'integer', minimum: 0 } },
+        properties: {
+          dimension: { type: 'string' },
+          class: { type: 'string' },
+          requests: { type: 'integer', minimum: 0 },
+          notApplicable: { type: 'string' },
+        },
       },
     },
     totals: {
@@ -247,6 +254,12 @@ export class CoverageTally {
   expectClasses(classes: Iterable<{ dimension: string; class: string }>): void {
     for (const c of classes)
       if (!this.classes.has(`${c.dimension}\u0000${c.class}`)) this.classes.set(`${c.dimension}\u0000${c.class}`, { ...c, requests: 0 });
+  }
+
+  /** A class no request of this run could reach, and why: listed as not applicable rather than as never asked. */
+  notApplicable(dimension: string, name: string, why: string): void {
+    const count = this.classes.get(`${dimension}\u0000${name}`);
+    if (count && count.requests === 0) count.notApplicable = why;
   }
 
   /** One request's classes. */
@@ -368,14 +381,18 @@ function mergeClasses(a: readonly RequestClassCount[] = [], b: readonly RequestC
   const merged = new Map<string, RequestClassCount>();
   for (const c of [...a, ...b]) {
     const key = `${c.dimension}\u0000${c.class}`;
-    merged.set(key, { ...c, requests: (merged.get(key)?.requests ?? 0) + c.requests });
+    const requests = (merged.get(key)?.requests ?? 0) + c.requests;
+    // Not applicable only while no report of the merge reached the class.
+    const notApplicable = requests === 0 ? (c.notApplicable ?? merged.get(key)?.notApplicable) : undefined;
+    merged.set(key, { dimension: c.dimension, class: c.class, requests, ...(notApplicable ? { notApplicable } : {}) });
   }
   return byDimension([...merged.values()]);
 }
 
 /**
  * The class counts as text, one block per dimension: a dimension whose classes are all `row · column` as a matrix
- * (rows down, columns across), any other as one line per class. A 0 is a class no request reached.
+ * (rows down, columns across), any other as one line per class. A 0 is a class no request reached; `n/a` one this
+ * target gave no way to reach.
  */
 export function requestClassLines(classes: readonly RequestClassCount[]): string[] {
   const lines: string[] = [];
@@ -390,18 +407,21 @@ export function requestClassLines(classes: readonly RequestClassCount[]): string
       for (const row of rows)
         lines.push(
           `  ${`  ${row}`.padEnd(width)}${columns
-            .map((column) =>
-              String(own.find((c) => c.class === `${row} · ${column}`)?.requests ?? 0).padStart(Math.max(column.length, 6) + 2),
-            )
+            .map((column) => shownCount(own.find((c) => c.class === `${row} · ${column}`)).padStart(Math.max(column.length, 6) + 2))
             .join('')}`,
         );
     } else {
       lines.push(`  ${dimension}`);
       const width = Math.max(...own.map((c) => c.class.length)) + 2;
-      for (const c of own) lines.push(`    ${c.class.padEnd(width)}${String(c.requests).padStart(7)}`);
+      for (const c of own) lines.push(`    ${c.class.padEnd(width)}${shownCount(c).padStart(7)}`);
     }
   }
   return lines;
+}
+
+/** A class's count as the tables show it: `n/a` when the target gave no way to reach it. */
+function shownCount(count: RequestClassCount | undefined): string {
+  return count?.notApplicable ? 'n/a' : String(count?.requests ?? 0);
 }
 
 function mergeSeen<K extends 'reached' | 'exercised', M extends 'notReached' | 'notExercised'>(
@@ -529,7 +549,7 @@ export function coverageToHtml(report: CoverageReport): string {
   const classes = report.requestClasses
     ? `<h2>Classes of request sent (0: never asked)</h2>
 <table><thead><tr><th>dimension</th><th>class</th><th>requests</th></tr></thead><tbody>
-${report.requestClasses.map((c) => `<tr${c.requests === 0 ? ' class="zero"' : ''}><td>${escapeHtml(c.dimension)}</td><td>${escapeHtml(c.class)}</td><td class="num">${c.requests}</td></tr>`).join('\n')}
+${report.requestClasses.map((c) => `<tr${c.requests === 0 && !c.notApplicable ? ' class="zero"' : ''}><td>${escapeHtml(c.dimension)}</td><td>${escapeHtml(c.class)}</td><td class="num"${c.notApplicable ? ` title="${escapeHtml(c.notApplicable)}"` : ''}>${shownCount(c)}</td></tr>`).join('\n')}
 </tbody></table>`
     : '';
   const sentences = report.sentences

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { bundledSpec } from '../contract/spec';
+import { copyIfChanged, writeIfChanged } from './write-if-changed';
 
 // dist/scripts/build-browser.js → the repository root.
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -39,7 +40,14 @@ const common: esbuild.BuildOptions = {
   plugins: [servedSpec],
   logLevel: 'warning',
   absWorkingDir: ROOT,
+  // Kept in memory and written by writeIfChanged: an up-to-date build rewrites nothing.
+  write: false,
 };
+
+/** esbuild's output files, each written only when its bytes change. */
+function written(result: esbuild.BuildResult): void {
+  for (const file of result.outputFiles ?? []) writeIfChanged(file.path, file.contents);
+}
 
 const TYPES = `// Types of client-records-mock/browser (dist/browser/index.mjs): createHandlers for msw's setupWorker.
 import type { HttpHandler } from 'msw';
@@ -61,16 +69,19 @@ async function main(): Promise<void> {
     metafile: true,
     outfile: path.join(BROWSER_DIR, 'index.mjs'),
   });
-  fs.writeFileSync(path.join(BROWSER_DIR, 'index.meta.json'), JSON.stringify(entry.metafile));
-  fs.writeFileSync(path.join(BROWSER_DIR, 'index.d.mts'), TYPES);
-  await esbuild.build({
-    ...common,
-    entryPoints: [path.join(ROOT, 'server', 'docs-site-entry.ts')],
-    format: 'iife',
-    outfile: path.join(BROWSER_DIR, 'docs-site.js'),
-  });
+  written(entry);
+  writeIfChanged(path.join(BROWSER_DIR, 'index.meta.json'), JSON.stringify(entry.metafile));
+  writeIfChanged(path.join(BROWSER_DIR, 'index.d.mts'), TYPES);
+  written(
+    await esbuild.build({
+      ...common,
+      entryPoints: [path.join(ROOT, 'server', 'docs-site-entry.ts')],
+      format: 'iife',
+      outfile: path.join(BROWSER_DIR, 'docs-site.js'),
+    }),
+  );
   const msw = path.dirname(require.resolve('msw/package.json'));
-  fs.copyFileSync(path.join(msw, 'lib', 'mockServiceWorker.js'), path.join(BROWSER_DIR, 'mockServiceWorker.js'));
+  copyIfChanged(path.join(msw, 'lib', 'mockServiceWorker.js'), path.join(BROWSER_DIR, 'mockServiceWorker.js'));
 }
 
 main().catch((error: unknown) => {

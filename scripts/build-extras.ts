@@ -12,6 +12,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { derivedJson, derivedPath, derivedValidatorsPath, parseSpec, SPEC_PATH, standaloneValidators } from '../contract/spec';
 import { CONTROL_SPEC_PATH } from '../server/control/document';
+import { copyIfChanged, writeIfChanged } from './write-if-changed';
 
 // dist/scripts/build-extras.js → the repository root.
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -20,20 +21,16 @@ const COPIED = ['server/msw.mjs', 'server/msw.d.mts'];
 /** What server/pipeline/docs.ts serves (its ASSETS), and the licence and notice that must travel with them. */
 const SWAGGER_UI = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', 'LICENSE', 'NOTICE'];
 
-function copy(from: string, to: string): void {
-  fs.mkdirSync(path.dirname(to), { recursive: true });
-  fs.copyFileSync(from, to);
-}
-
-for (const file of COPIED) copy(path.join(ROOT, file), path.join(ROOT, 'dist', file));
+for (const file of COPIED) copyIfChanged(path.join(ROOT, file), path.join(ROOT, 'dist', file));
 const swaggerUi = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-for (const file of SWAGGER_UI) copy(path.join(swaggerUi, file), path.join(ROOT, 'dist', 'swagger-ui', file));
+for (const file of SWAGGER_UI.filter((name) => name !== 'swagger-ui.css'))
+  copyIfChanged(path.join(swaggerUi, file), path.join(ROOT, 'dist', 'swagger-ui', file));
 // The stylesheet without its source map (288 kB no user reads): without the comment naming it, dev tools ask for none.
-const css = path.join(ROOT, 'dist', 'swagger-ui', 'swagger-ui.css');
-fs.writeFileSync(css, fs.readFileSync(css, 'utf8').replace(/\n?\/\*# sourceMappingURL=\S+ ?\*\/\s*$/, '\n'));
+const css = fs.readFileSync(path.join(swaggerUi, 'swagger-ui.css'), 'utf8');
+writeIfChanged(path.join(ROOT, 'dist', 'swagger-ui', 'swagger-ui.css'), css.replace(/\n?\/\*# sourceMappingURL=\S+ ?\*\/\s*$/, '\n'));
 fs.rmSync(path.join(ROOT, 'dist', 'swagger-ui', 'swagger-ui.css.map'), { force: true });
 const { version } = JSON.parse(fs.readFileSync(path.join(swaggerUi, 'package.json'), 'utf8')) as { version: string };
-fs.writeFileSync(path.join(ROOT, 'dist', 'swagger-ui', 'VERSION'), `swagger-ui-dist ${version}\n`);
+writeIfChanged(path.join(ROOT, 'dist', 'swagger-ui', 'VERSION'), `swagger-ui-dist ${version}\n`);
 
 // openapi.yaml through parseSpec (its checks fail the build as they would fail a start); the control
 // document as server/control/document.ts parses it.
@@ -41,12 +38,10 @@ const specText = fs.readFileSync(SPEC_PATH, 'utf8');
 const controlText = fs.readFileSync(CONTROL_SPEC_PATH, 'utf8');
 const specDocument = parseSpec(specText, SPEC_PATH).document;
 // Ajv's standalone code of openapi.yaml's component schemas (contract/spec.ts, SpecSchemas): no Ajv compile at run time.
-fs.mkdirSync(path.dirname(derivedValidatorsPath(SPEC_PATH)), { recursive: true });
-fs.writeFileSync(derivedValidatorsPath(SPEC_PATH), standaloneValidators(specDocument, specText));
+writeIfChanged(derivedValidatorsPath(SPEC_PATH), standaloneValidators(specDocument, specText));
 for (const [yamlPath, text, document] of [
   [SPEC_PATH, specText, specDocument],
   [CONTROL_SPEC_PATH, controlText, YAML.parse(controlText) as unknown],
 ] as const) {
-  fs.mkdirSync(path.dirname(derivedPath(yamlPath)), { recursive: true });
-  fs.writeFileSync(derivedPath(yamlPath), derivedJson(text, document));
+  writeIfChanged(derivedPath(yamlPath), derivedJson(text, document));
 }

@@ -177,8 +177,14 @@ function rulesSection(root: string): { text: string; problems: string[] } {
   return { text: config.forbidden.map((rule) => `- \`${rule.name}\`: ${rule.comment}`).join('\n'), problems: [] };
 }
 
+/** Traces of each request taken: a trace can only gain files (a timer's work that fell inside it), never lose one. */
+const TRACES = 3;
+
 async function requestSection(root: string): Promise<{ text: string; problems: string[] }> {
-  const traces = await traceRequestPath(root);
+  const runs: Awaited<ReturnType<typeof traceRequestPath>>[] = [];
+  for (let run = 0; run < TRACES; run += 1) runs.push(await traceRequestPath(root));
+  // Each request's leanest trace: its own path, without background work a loaded machine let in.
+  const traces = runs[0]!.map((_, at) => runs.map((run) => run[at]!).sort((a, b) => a.files - b.files || a.reentries - b.reentries)[0]!);
   const rows = traces.map(
     (trace) =>
       `| \`GET ${trace.url}\` | ${trace.status} | ${trace.files} | ${trace.reentries} | ${trace.reentered.map((entry) => `\`${entry}\``).join(', ') || 'none'} |`,
@@ -230,7 +236,8 @@ async function main(): Promise<void> {
     const committed = cells(text.slice(from + begin(name).length, to));
     let made = await make(root);
     // The request path is traced on a live server: on a loaded machine a trace can take in a timer's work (the
-    // engine's background slices) that a quiet one does not. A check traces it up to three times before it differs.
+    // engine's background slices) that a quiet one does not. The section is each request's leanest of TRACES traces,
+    // and a check makes it up to three times before it differs.
     for (let trace = 2; check && name === 'request-path' && cells(made.text) !== committed && trace <= 3; trace += 1)
       made = await make(root);
     problems.push(...made.problems);

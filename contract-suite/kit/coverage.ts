@@ -12,7 +12,7 @@ import { specSentences } from '../../contract/judge/sentences';
 import type { OpenApiDocument } from '../../contract/spec';
 import type { SpecContract } from '../../contract/spec-contract';
 import { requestLines, type Target } from './http';
-import { classify, expectedClasses, ValidatorsSeen } from './request-classes';
+import { classify, expectedClasses, ValidatorsSeen, withoutEntityTags } from './request-classes';
 
 export type { CoverageReport };
 
@@ -47,6 +47,8 @@ export class CoverageRecorder {
 
   /** The report: `exercised` holds the rule ids applied in the run (the judge's and those of the checks that ran). */
   report(meta: { source: string; exercised: ReadonlySet<string>; run?: Record<string, unknown> }): CoverageReport {
+    if (!this.validators.entityTags)
+      for (const c of withoutEntityTags()) this.tally.notApplicable(c.dimension, c.class, 'the target sent no ETag to compare');
     return this.tally.report(this.contract.spec, {
       side: 'provider',
       source: meta.source,
@@ -77,10 +79,14 @@ export function describeCoverage(report: CoverageReport, sentences = true): stri
     lines.push(...requestClassLines(report.requestClasses).map((line) => `  ${line}`));
   } else if (report.requestClasses) {
     // A CI log gets the gaps, not the whole table (--verbose and --coverage-out have it): a class never asked is visible.
-    const never = report.requestClasses.filter((c) => c.requests === 0);
+    const never = report.requestClasses.filter((c) => c.requests === 0 && !c.notApplicable);
+    const inapplicable = report.requestClasses.filter((c) => c.notApplicable);
+    const named = (classes: typeof never) =>
+      classes.map((c) => `${c.dimension} ${c.class}${c.notApplicable ? ` (${c.notApplicable})` : ''}`);
     lines.push(
-      `  classes of request sent: ${report.requestClasses.length - never.length} of ${report.requestClasses.length} asked` +
-        (never.length > 0 ? `; never asked: ${never.map((c) => `${c.dimension} ${c.class}`).join(', ')}` : '') +
+      `  classes of request sent: ${report.requestClasses.length - never.length - inapplicable.length} of ${report.requestClasses.length - inapplicable.length} asked` +
+        (never.length > 0 ? `; never asked: ${named(never).join(', ')}` : '') +
+        (inapplicable.length > 0 ? `; not applicable here: ${named(inapplicable).join(', ')}` : '') +
         ' (the table: --verbose or --coverage-out FILE)',
     );
   }

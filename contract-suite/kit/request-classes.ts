@@ -40,6 +40,17 @@ function headerNames(contract: SpecContract): string[] {
   return [...new Set(names)];
 }
 
+/**
+ * The classes a target that sent no ETag gives no way to reach (If-Match and If-None-Match compare entity tags;
+ * RFC 9110 §13.1.1-2), listed as not applicable instead of as never asked.
+ */
+export function withoutEntityTags(): RequestClass[] {
+  return PRECONDITIONS.filter((name) => name.endsWith('Match')).map((name) => ({
+    dimension: 'precondition',
+    class: `${name} · a validator the target sent`,
+  }));
+}
+
 /** Every class the run is expected to reach, in order: those it never reached are reported with 0. */
 export function expectedClasses(contract: SpecContract): RequestClass[] {
   const of = (dimension: string, classes: readonly string[]) => classes.map((name) => ({ dimension, class: name }));
@@ -69,12 +80,15 @@ export function expectedClasses(contract: SpecContract): RequestClass[] {
  */
 export class ValidatorsSeen {
   private readonly values = new Set<string>();
+  /** Whether the target ever sent an ETag: If-Match and If-None-Match take nothing else it sends. */
+  entityTags = false;
 
   note(headers: Headers): void {
     for (const name of ['etag', 'last-modified', 'date']) {
       const value = headers.get(name);
       if (value !== null && this.values.size < 100_000) this.values.add(value.trim());
     }
+    if (headers.has('etag')) this.entityTags = true;
   }
 
   has(value: string): boolean {
