@@ -1,6 +1,6 @@
 // The same client in two answers (a Simple row, an Extended row, a Detail) has the same shared fields, compared
 // as JSON values (RFC 8259: objects are unordered).
-import { isDeepStrictEqual } from 'node:util';
+import { sameJsonValue } from '../json-equal';
 import type { Judging } from './judging';
 import type { ExchangeMemory } from './memory';
 import type { JudgeRule } from './rules';
@@ -65,7 +65,7 @@ export function agreeWithMemory(
     j.apply(rule);
     // JSON objects are unordered (RFC 8259): values are compared, not serializations.
     const differing = Object.keys(mine).filter(
-      (field) => mine[field] !== undefined && theirs[field] !== undefined && !isDeepStrictEqual(mine[field], theirs[field]),
+      (field) => mine[field] !== undefined && theirs[field] !== undefined && !sameJsonValue(mine[field], theirs[field]),
     );
     if (differing.length > 0) {
       const field = differing[0]!;
