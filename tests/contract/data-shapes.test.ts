@@ -38,7 +38,10 @@ const WALKING_FILTERED =
 /** Every staff member and location met on the first page has more clients than a bounded walk reaches (2,000). */
 async function overTheWalksBound(second: SecondImplementation): Promise<void> {
   const get = async (query: string) => {
-    const answer = await fetch(`${second.baseUrl}/api/v1/Client/Extended?${query}`, { headers: { 'X-Api-Key': second.apiKey } });
+    const answer = await fetch(`${second.baseUrl}/api/v1/Client/Extended?${query}`, {
+      headers: { 'X-Api-Key': second.apiKey },
+      signal: AbortSignal.timeout(30_000),
+    });
     return {
       total: Number(answer.headers.get('x-total-count')),
       body: (await answer.json()) as { Results: { IdStaff: string | null; IdLocation: string | null }[] },
