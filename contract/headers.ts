@@ -27,6 +27,9 @@ const LIST_FIELDS = new Set([
   'vary',
 ]);
 
+/** A comma with white space before it, or without exactly one space and then something else after it. */
+const NOT_JOINT_FORM = /[ \t],|,(?! [^ \t])/;
+
 /** A field line's value without the optional white space around it (RFC 9110 §5.5). */
 export function withoutOws(value: string): string {
   return value.replace(AROUND, '');
@@ -40,7 +43,9 @@ export function withoutOws(value: string): string {
  * read by fetch and by a raw socket was two values. Lines read one by one get the same form, so both readers agree.
  */
 function withoutJointOws(joined: string): string {
-  if (!joined.includes(',')) return withoutOws(joined);
+  // Already in that form (every comma with no white space before it and one space, then more, after it): nothing to
+  // move, wherever the commas stand. The walk below would copy it as it is.
+  if (!NOT_JOINT_FORM.test(joined)) return withoutOws(joined);
   let out = '';
   let quoted = false;
   let bracketed = false;

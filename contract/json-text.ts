@@ -176,18 +176,30 @@ function scan(text: string): { error?: string; duplicate?: string } {
 /** One decoder for every body: fatal (bad UTF-8 throws), the BOM left in (it is reported, not skipped). */
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const BROKEN = Symbol('not a JSON text');
-/** How many member names a valid JSON text writes (strings followed by a colon): one pass over its characters. */
+/**
+ * How many member names a valid JSON text writes (strings followed by a colon). Between strings a JSON text has no
+ * quote, so indexOf (native, far faster than a loop over characters) finds each string's ends; a quote is a string's
+ * end unless an odd number of backslashes precedes it.
+ */
 function memberNames(text: string): number {
   let count = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    if (text.charCodeAt(i) !== 0x22) continue;
-    // A string: to its closing quote, past escapes.
-    for (i += 1; i < text.length && text.charCodeAt(i) !== 0x22; i += 1) if (text.charCodeAt(i) === 0x5c) i += 1;
-    let next = i + 1;
+  for (let open = text.indexOf('"'); open !== -1; ) {
+    let close = text.indexOf('"', open + 1);
+    while (close !== -1 && escaped(text, close)) close = text.indexOf('"', close + 1);
+    if (close === -1) break;
+    let next = close + 1;
     for (let c = text.charCodeAt(next); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = text.charCodeAt(next)) next += 1;
     if (text.charCodeAt(next) === 0x3a) count += 1;
+    open = text.indexOf('"', next);
   }
   return count;
+}
+
+/** True when the character at `at` follows an odd number of backslashes. */
+function escaped(text: string, at: number): boolean {
+  let slashes = 0;
+  for (let k = at - 1; k >= 0 && text.charCodeAt(k) === 0x5c; k -= 1) slashes += 1;
+  return slashes % 2 === 1;
 }
 
 /** How many members the objects of a parsed value hold, all of them. */

@@ -90,6 +90,8 @@ export class SpecContract {
   private readonly validators = new Map<string, ValidateFunction>();
   /** Each pointer after its `$ref`s: the judge asks for the same few on every exchange (the proxy's profile: 9 % of its CPU). */
   private readonly resolved = new Map<string, Readonly<{ node: Json; pointer: string }>>();
+  /** response()'s answers by operation and status (statuses are at most 900 per operation). */
+  private readonly responses = new Map<string, SpecResponse | undefined>();
   private table: readonly ErrorTableRow[] | undefined;
 
   constructor(spec: OpenApiDocument = loadSpec()) {
@@ -144,6 +146,15 @@ export class SpecContract {
 
   /** The response documented for a status of an operation (exact, then `4XX`, then `default`), or for a path that is no operation its 404. */
   response(operation: SpecOperation | undefined, status: number): SpecResponse | undefined {
+    // One object per operation and status: what the judge derives from a response (its headers' validators) is kept on it.
+    const key = `${operation?.operationId ?? ''} ${status}`;
+    if (this.responses.has(key)) return this.responses.get(key);
+    const response = this.findResponse(operation, status);
+    this.responses.set(key, response);
+    return response;
+  }
+
+  private findResponse(operation: SpecOperation | undefined, status: number): SpecResponse | undefined {
     if (!operation) {
       if (status !== 404) return undefined;
       const found = this.tryResolve('#/components/responses/NotFound');

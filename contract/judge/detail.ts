@@ -19,7 +19,6 @@ export function detailRules(j: Judging, body: unknown, invalid: readonly string[
       j.add('detail.id', field, `${field} ${value} (the path's ${name}, compared case-insensitively)`, `${field} ${String(record[field])}`);
     if (memory && invalid.length === 0 && j.judged.violations.length === 0) {
       agreeWithMemory(j, memory, record[field] as string, 'detail', record, '');
-      memory.remember(record[field] as string, 'detail', record);
     }
   }
 }

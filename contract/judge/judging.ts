@@ -60,8 +60,14 @@ export class Judging {
     });
   }
 
+  /** The answer's headers as read so far: the rules read the same few several times (Date, Link, X-Total-Count). */
+  private readonly read = new Map<string, string | undefined>();
+
   header(name: string): string | undefined {
-    return headerOf(this.exchange.headers, name);
+    if (this.read.has(name)) return this.read.get(name);
+    const value = headerOf(this.exchange.headers, name);
+    this.read.set(name, value);
+    return value;
   }
 
   requestHeader(name: string): string | undefined {

@@ -22,7 +22,10 @@ export function linkRules(j: Judging, header: string, total: number, page: numbe
     j.add('list.link', 'rel=prev', `${page > 1 ? 'a' : 'no'} rel="prev" on page ${page}`, `Link: ${show(header, 200)}`);
   const wanted: Record<string, number> = { first: 1, last, prev: Math.min(page - 1, last), next: page + 1 };
   const requestUrl = j.judged.request.url ?? `http://localhost${j.judged.request.path}`;
-  const requestPath = new URL(requestUrl).pathname;
+  const request = new URL(requestUrl);
+  const requestPath = request.pathname;
+  const authorities = [request.host, j.requestHeader('host')].map((host) => host?.toLowerCase());
+  const defaults = { page: parameterDefault(j, 'page') ?? 1, pageSize: parameterDefault(j, 'pageSize') };
   for (const [rel, target] of links) {
     const named = wanted[rel];
     if (named === undefined) continue;
@@ -38,7 +41,6 @@ export function linkRules(j: Judging, header: string, total: number, page: numbe
     // network-path reference (`//host/path?…`) is one too. What counts is what it resolves to (§5.2): this
     // deployment (the authority the request was sent to, or the Host it named), this operation's path.
     if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(target)) problems.push('is not a relative reference (it has a scheme)');
-    const authorities = [new URL(requestUrl).host, j.requestHeader('host')].map((host) => host?.toLowerCase());
     if (target.startsWith('//') && !authorities.includes(url.host.toLowerCase()))
       problems.push(`names another authority (${url.host}) than the request's (${authorities[0]})`);
     if (url.pathname !== requestPath) problems.push(`leaves the path ${requestPath}`);
@@ -47,7 +49,6 @@ export function linkRules(j: Judging, header: string, total: number, page: numbe
     for (const pair of pairs) got.set(pair.name, [...(got.get(pair.name) ?? []), pair.value]);
     for (const [name, values] of got) if (values.length > 1) problems.push(`gives ${name} twice`);
     const value = (name: string) => got.get(name)?.[0];
-    const defaults = { page: parameterDefault(j, 'page') ?? 1, pageSize: parameterDefault(j, 'pageSize') };
     if (Number(value('page') ?? defaults.page) !== named) problems.push(`names page ${value('page') ?? '(none)'}, not ${named}`);
     if (Number(value('pageSize') ?? defaults.pageSize) !== pageSize)
       problems.push(`names pageSize ${value('pageSize') ?? '(none)'}, not ${pageSize}`);

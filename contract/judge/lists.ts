@@ -114,7 +114,6 @@ export function listRules(
     for (const { row, i } of rows) {
       if (typeof row.IdClient !== 'string') continue;
       agreeWithMemory(j, memory, row.IdClient, kind, row, `/Results/${i}`);
-      memory.remember(row.IdClient, kind, row);
     }
   }
 }

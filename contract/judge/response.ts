@@ -26,6 +26,7 @@ import type { JudgeOptions, Violation } from './types';
 import { ajvReason, describeParameterSchema, show } from './words';
 import { pointerSegment } from '../spec';
 import type { SpecContract, SpecResponse } from '../spec-contract';
+import type { ValidateFunction } from 'ajv';
 
 type Json = Record<string, unknown>;
 
@@ -119,25 +120,52 @@ function requestIdRule(j: Judging): void {
   } else if (answered === '') j.add('header.request-id', 'generated', 'a generated id', 'an empty X-Request-Id');
 }
 
+/** A header a response declares, read once per response of the document (a WeakMap on the response). */
+interface DeclaredHeader {
+  name: string;
+  required: boolean;
+  schema: Json | undefined;
+  validate: ValidateFunction | undefined;
+  numeric: boolean;
+}
+
+const declaredOf = new WeakMap<SpecResponse, DeclaredHeader[]>();
+
+/** The headers `response` declares, with their schemas' validators: what depends only on the document, computed once. */
+function declaredHeadersOf(contract: SpecContract, response: SpecResponse): DeclaredHeader[] {
+  let declared = declaredOf.get(response);
+  if (declared === undefined) {
+    declared = Object.keys((response.node.headers ?? {}) as Json).map((name) => {
+      const header = contract.resolve(`${response.pointer}/headers/${pointerSegment(name)}`);
+      const schema = header.node.schema as Json | undefined;
+      return {
+        name,
+        required: header.node.required === true,
+        schema,
+        validate: schema ? contract.validator(`${header.pointer}/schema`) : undefined,
+        numeric: schema?.type === 'integer' || schema?.type === 'number',
+      };
+    });
+    declaredOf.set(response, declared);
+  }
+  return declared;
+}
+
 /** Every header the response declares: present when required, keeping its schema. Returns the names found broken. */
 function declaredHeaders(j: Judging, response: SpecResponse): Set<string> {
   const broken = new Set<string>();
-  const headers = (response.node.headers ?? {}) as Json;
-  for (const name of Object.keys(headers)) {
+  for (const { name, required, schema, validate, numeric } of declaredHeadersOf(j.contract, response)) {
     j.apply('response.header');
-    const declared = j.contract.resolve(`${response.pointer}/headers/${pointerSegment(name)}`);
     const raw = j.header(name);
     if (raw === undefined) {
-      if (declared.node.required === true) {
+      if (required) {
         broken.add(name);
         j.add('response.header', name, `a ${name} header (required)`, 'absent');
       }
       continue;
     }
-    if (!declared.node.schema) continue;
-    const schema = declared.node.schema as Json;
-    const validate = j.contract.validator(`${declared.pointer}/schema`);
-    const value = schema.type === 'integer' || schema.type === 'number' ? (/^-?\d+$/.test(raw.trim()) ? Number(raw) : raw) : raw;
+    if (!schema || !validate) continue;
+    const value = numeric ? (/^-?\d+$/.test(raw.trim()) ? Number(raw) : raw) : raw;
     if (!validate(value)) {
       broken.add(name);
       j.add('response.header', name, `${name}: ${describeParameterSchema(schema)}`, `${show(raw)} (${ajvReason(validate.errors?.[0])})`);

@@ -4,6 +4,7 @@
 // real server in-process; the faulty ones are that server's real bytes with
 // one thing changed, as a faulty deployment would send them.
 import { ExchangeMemory, judgeRequest, judgeResponse, type JudgedExchange } from '../../contract/judge';
+import { SHARED_FIELDS, type SharedView } from '../../contract/judge/memory';
 import { specContract } from '../../contract/spec-contract';
 import { API_KEY, startTestServer, type TestServer } from '../support/servers';
 
@@ -228,16 +229,19 @@ describe('judgeResponse against our server', () => {
 });
 
 describe('ExchangeMemory', () => {
+  const VIEW = Object.fromEntries(SHARED_FIELDS.map((field) => [field, undefined])) as SharedView['fields'];
+
   test('holds at most maxClients, evicting the least recently seen', () => {
     const memory = new ExchangeMemory(2);
 
-    memory.remember('A', 'simple', { IdClient: 'A' });
-    memory.remember('B', 'simple', { IdClient: 'B' });
-    memory.remember('a', 'detail', { IdClient: 'A' });
-    memory.remember('C', 'simple', { IdClient: 'C' });
+    memory.meet('A').simple = { kind: 'simple', fields: VIEW };
+    memory.meet('B').simple = { kind: 'simple', fields: VIEW };
+    memory.meet('a').detail = { kind: 'detail', fields: VIEW };
+    memory.meet('C').simple = { kind: 'simple', fields: VIEW };
 
     expect(memory.size).toBe(2);
     expect(memory.recall('B')).toBeUndefined();
-    expect(memory.recall('A')).toEqual({ simple: { IdClient: 'A' }, detail: { IdClient: 'A' } });
+    expect(Object.keys(memory.recall('A') ?? {})).toEqual(['simple', 'detail']);
+    expect(Object.keys(memory.recall('c') ?? {})).toEqual(['simple']);
   });
 });
