@@ -389,9 +389,9 @@ async function main(): Promise<void> {
   log(
     `  1 worker ${fmt(variedWorkerFigures.oneWorker)} req/s, 2 workers ${fmt(variedWorkerFigures.twoWorkers)} req/s: ${variedWorkerFigures.ratio.toFixed(2)}× (load generator up to ${Math.round(variedWorkerFigures.generatorCpu * 100)}% of a core)`,
   );
-  log("\nThe validating proxy's cost on the varied mix (direct, through ours, through Prism's proxy; 1,000 clients):");
+  log("\nThe validating proxy's cost on the varied mix (direct, through a bare forwarder, ours, Prism's proxy; 1,000 clients):");
   const proxyOptions: ProxyBenchOptions = {
-    rounds: QUICK ? 2 : 5,
+    rounds: QUICK ? 3 : 5,
     seconds: QUICK ? 2 : 5,
     connections: CONNECTIONS,
     latencyRequests: QUICK ? 200 : 600,

@@ -183,7 +183,7 @@ const BROKEN = Symbol('not a JSON text');
  */
 function memberNames(text: string): number {
   let count = 0;
-  for (let open = text.indexOf('"'); open !== -1; ) {
+  for (let open = text.indexOf('"'); open !== -1;) {
     let close = text.indexOf('"', open + 1);
     while (close !== -1 && escaped(text, close)) close = text.indexOf('"', close + 1);
     if (close === -1) break;

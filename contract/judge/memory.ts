@@ -1,5 +1,4 @@
 // What the judge remembers across exchanges: per client, the fields its list rows and Detail share, bounded.
-type Json = Record<string, unknown>;
 
 /** A record's kind: a row of the Simple list, of the Extended list, or a Detail. */
 export type RecordKind = 'simple' | 'extended' | 'detail';
