@@ -8,10 +8,13 @@ const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 64 });
 http
   .createServer((req, res) => {
     const headers = { ...req.headers, host: upstream.host };
-    const out = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const out = http.request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     out.on('error', () => res.writeHead(502).end());
     req.pipe(out);
   })
