@@ -7,7 +7,7 @@
 // by the lean path), over one data set, cold or after the background work, and answers corpus requests in-process
 // (light-my-request, no socket), save the framing faults, which only the listener answers (raw-answers.ts).
 // worker.ts loads this bundle afresh for every instance, so no module state carries from one instance to the next.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http';
 import { inject } from 'light-my-request';
 import fc from 'fast-check';
 import { createHandlersWith, pinOwnMethods } from '../../server/msw-core';
@@ -59,6 +59,8 @@ export interface Answer {
 }
 
 const UNCOMPARED = new Set(['x-request-id', 'date']);
+/** The methods Node's HTTP parser reads, as written (RFC 9110 §9.1: a method is case-sensitive). */
+const KNOWN_METHODS: ReadonlySet<string> = new Set(METHODS);
 
 function headerLines(headers: Iterable<[string, string | string[] | number | undefined]>): string {
   const lines: string[] = [];
@@ -144,14 +146,15 @@ async function serverInstance(spec: InstanceSpec): Promise<Instance> {
   let listener: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   return {
     async answer(request) {
-      if (request.framing) {
-        // Only the listener answers a broken framing (raw-answers.ts): a socket, the one place the decider uses one.
+      // Only the listener answers a broken framing or a method Node's parser does not know (raw-answers.ts: `BREW`,
+      // `get`), and light-my-request refuses such a method: a socket, the one place the decider uses one.
+      if (request.framing || !KNOWN_METHODS.has(request.method)) {
         listener ??= await startHttpServer(app, 0, '127.0.0.1', logger, {});
         const raw = await sendRaw(`http://127.0.0.1:${listener.port}`, {
           method: request.method,
           target: request.path,
           headers: Object.entries(request.headers),
-          hostLines: request.framing.hostLines,
+          ...(request.framing ? { hostLines: request.framing.hostLines } : {}),
         });
         return { status: raw.status, headers: headerLines(raw.headers), body: raw.body };
       }

@@ -166,4 +166,11 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-void main();
+// A failure outside the instances' own handling (the original's run refused a request, a corpus that will not load) is
+// a verdict too: never an exit 0 with nothing said.
+main().catch((error: unknown) => {
+  process.stdout.write(
+    `${JSON.stringify({ equivalent: false, error: `the worker failed: ${String((error as Error)?.message ?? error).split('\n')[0]}` })}\n`,
+  );
+  process.exit(1);
+});
