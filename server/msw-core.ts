@@ -13,7 +13,7 @@
 // item 6). What remains different is socket-level behaviour only (server
 // timeouts, keep-alive and connection handling, raw-socket answers to
 // malformed HTTP).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http';
 import { inject } from 'light-my-request';
 import { configFromOptions, type Config, type ConfigOptions } from './process/config';
 import { checkedScenario } from './process/settings';
@@ -21,6 +21,9 @@ import { createLogger } from './process/logger';
 import { apiPathFor, appOn, buildStore, controlFor, specOf, warmUp } from './mock';
 import type { App } from './pipeline/app';
 import { leanFirst } from './pipeline/lean-path';
+
+/** The methods light-my-request injects: those Node's HTTP parser reads. */
+const INJECTABLE: ReadonlySet<string> = new Set(METHODS);
 
 export interface HandlerOptions extends ConfigOptions {
   /** Where the code under test sends its requests, e.g. `http://127.0.0.1:4000` (a path prefix is stripped). */
@@ -143,8 +146,12 @@ export function createHandlersWith<Handler>(http: MswHttp<Handler>, options: Rea
     const mock = await ready;
     const url = new URL(request.url);
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : Buffer.from(await request.arrayBuffer());
-    const answer = await inject(mock.handle, {
-      method: request.method as 'GET',
+    // light-my-request takes only the methods Node's parser reads; fetch sends any token (RFC 9110 §9.1: `BREW`). Such
+    // a request rides as POST and the app meets its own method: the 405 (or 404) a method other than GET gets.
+    const method = request.method;
+    const known = INJECTABLE.has(method);
+    const answer = await inject(known ? mock.handle : (req, res) => mock.handle(Object.assign(req, { method }), res), {
+      method: (known ? method : 'POST') as 'GET',
       // The raw path and query, as the client encoded them: the app's own parsing must see what a socket would carry.
       url: url.pathname.slice(prefix.length) + url.search,
       headers: {

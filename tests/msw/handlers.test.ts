@@ -46,5 +46,19 @@ describe('createHandlers options', () => {
       expect(next).toBe('http://api.test/backend/api/v1/Client/Simple?page=2&pageSize=2');
       expect((await fetch(next!, { headers: { 'X-Api-Key': API_KEY, Prefer: 'code=200' } })).status).toBe(200);
     });
+
+    test('a method fetch sends but Node never parses (BREW, any RFC 9110 token) → the 405 ErrorDto every method other than GET gets, or the 404 of a path the document lacks', async () => {
+      const brew = await fetch('http://api.test/backend/api/v1/Client/Simple', { method: 'BREW', headers: { 'X-Api-Key': API_KEY } });
+      const patch = await fetch('http://api.test/backend/api/v1/Client/Simple', { method: 'PATCH', headers: { 'X-Api-Key': API_KEY } });
+      const nowhere = await fetch('http://api.test/backend/api/v1/Nope', { method: 'BREW' });
+
+      expect([brew.status, brew.headers.get('allow'), await brew.json()]).toEqual([
+        405,
+        'GET',
+        { Code: 'METHOD_NOT_ALLOWED', Message: 'BREW is not allowed on this path; use GET' },
+      ]);
+      expect([patch.status, patch.headers.get('allow')]).toEqual([405, 'GET']);
+      expect([nowhere.status, await nowhere.json()]).toEqual([404, { Code: 'NOT_FOUND', Message: 'No route BREW /api/v1/Nope' }]);
+    });
   });
 });
