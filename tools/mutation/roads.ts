@@ -76,8 +76,8 @@ function concrete(request: ApiRequest): CorpusRequest {
   const target = { baseUrl: 'http://127.0.0.1', apiKey: API_KEY };
   const headers = requestHeaders(target, request);
   const forbidden = ['CONNECT', 'TRACE', 'TRACK'].includes(request.method.toUpperCase());
-  // A method Node's parser does not read (the suite's BREW and get) only a socket carries: the MSW road's injector
-  // refuses it (light-my-request), and fetch would send `get` as GET.
+  // A method Node's parser does not read (the suite's BREW and get) goes on a socket on the server road, as a client
+  // meets it; the MSW road leaves it out (fetch would send `get` as GET, so the two roads would not ask the same).
   const unread = !KNOWN_METHODS.has(request.method);
   return {
     method: request.method,
