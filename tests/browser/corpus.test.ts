@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import type { Browser, Page } from 'playwright-core';
 import { runChecks } from '../../contract-suite/registry';
 import { requestArbitrary } from '../../contract-suite/property/generators';
-import { requestHeaders } from '../../contract-suite/kit/http';
+import { fetchAnswer, requestHeaders } from '../../contract-suite/kit/http';
 import type { ApiRequest } from '../../contract/exchange';
 import { DEFAULT_API_KEY, type Target } from '../../contract-suite/kit/target';
 import { startServer, type RunningMock } from '../../server/index';
@@ -171,15 +171,22 @@ async function serveStatic(dir: string): Promise<{ origin: string; close(): Prom
   return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+/**
+ * The server's answer, fetched as the contract suite fetches (kit/http.ts): sent once more when the connection closed
+ * before any answer (a kept-alive one the server was closing as idle, while the page's replay held the CPU); any other
+ * failure names the request.
+ */
 async function fromServer(baseUrl: string, sent: Sent): Promise<Received> {
-  const response = await fetch(baseUrl + sent.path, {
-    method: sent.method,
-    headers: sent.headers,
-    redirect: 'manual',
-    signal: AbortSignal.timeout(WAIT_MS),
-  });
-  const bytes = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, headers: [...response.headers], body: bytes.toString('base64') };
+  try {
+    const response = await fetchAnswer(baseUrl + sent.path, { method: sent.method, headers: sent.headers, redirect: 'manual' }, WAIT_MS);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    return { status: response.status, headers: [...response.headers], body: bytes.toString('base64') };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? '';
+    throw new Error(`the server's answer to ${sent.method} ${sent.path} failed: ${(error as Error).message} ${cause}`.trim(), {
+      cause: error,
+    });
+  }
 }
 
 /** What differs between the two answers, or an empty list. */
