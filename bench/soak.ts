@@ -145,7 +145,15 @@ export interface DrillOptions {
   slowDelayMs: number;
   /** When SIGTERM is sent, after the slow requests went out. */
   signalAfterMs: number;
+  /**
+   * Answers the loops must have had before the slow requests go out (at most WARM_DEADLINE_MS of waiting): the load
+   * at the signal is then a count, not whatever a loaded machine managed in a fixed time.
+   */
+  answeredFirst: number;
 }
+
+/** The longest the drill waits for its `answeredFirst` answers. */
+const WARM_DEADLINE_MS = 10_000;
 
 export interface DrillFigures {
   sent: number;
@@ -210,7 +218,14 @@ function connectRefused(url: URL): Promise<boolean> {
 
 /** Mixed keep-alive load and slow requests in flight, then SIGTERM; figures from both sides of the wire. */
 export async function shutdownDrill(target: DrillTarget, mix: RequestMix, options: Partial<DrillOptions> = {}): Promise<DrillFigures> {
-  const { loops, slow, slowDelayMs, signalAfterMs } = { loops: 8, slow: 10, slowDelayMs: 1_000, signalAfterMs: 300, ...options };
+  const { loops, slow, slowDelayMs, signalAfterMs, answeredFirst } = {
+    loops: 8,
+    slow: 10,
+    slowDelayMs: 1_000,
+    signalAfterMs: 300,
+    answeredFirst: 0,
+    ...options,
+  };
   const url = new URL(target.baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: loops });
   const slowAgent = new http.Agent({ keepAlive: true });
@@ -234,6 +249,8 @@ export async function shutdownDrill(target: DrillTarget, mix: RequestMix, option
   };
   const running = Array.from({ length: loops }, loop);
   await sleep(100);
+  const warmUntil = performance.now() + WARM_DEADLINE_MS;
+  while (outcomes.filter((o) => o.status !== undefined).length < answeredFirst && performance.now() < warmUntil) await sleep(20);
 
   const slowOnes = Array.from({ length: slow }, (_, i) => send(url, mix.slow(i, slowDelayMs), `drill-slow-${process.pid}-${i}`, slowAgent));
   await sleep(signalAfterMs);
