@@ -209,7 +209,14 @@ interface Data {
   wrongDetail: ReadonlySet<string>;
   /** Each client's searched fields as the backend folds them, made on first use (a filter of 20,000 clients folds each once). */
   folded?: WeakMap<ClientDetail, string[]>;
+  /**
+   * The filtered lists last asked for, by their filter parameters (a walk asks the same filter once a page; the
+   * data never change): at most FILTERED_KEPT, the oldest dropped first.
+   */
+  filtered?: Map<string, ClientDetail[]>;
 }
+
+const FILTERED_KEPT = 64;
 
 /** FullName, PersonalId, Email and Phone folded, each on its own (openapi.yaml, filter). */
 function searched(data: Data, client: ClientDetail): string[] {
@@ -382,30 +389,38 @@ function list(data: Data, pathname: string, query: Query, detailed: boolean, lin
     const filter = query.get('filter');
     if (filter !== undefined && [...filter].length > 200)
       throw new Failure(400, 'VALIDATION_ERROR', 'Parameter "filter" is at most 200 characters');
-    const faults = data.faults;
-    const asWritten = (id: string | undefined) => (faults.has('uuid-case-sensitive') ? id : id?.toLowerCase());
-    const idStaff = asWritten(uuid(query, 'idStaff'));
-    const idLocation = asWritten(uuid(query, 'idLocation'));
-    // White space is the Unicode White_Space property (openapi.yaml, filter), not JavaScript's \s or trim().
-    const [edges, runs] = faults.has('ecmascript-white-space')
-      ? [/^\s+|\s+$/g, /\s+/g]
-      : [/^\p{White_Space}+|\p{White_Space}+$/gu, /\p{White_Space}+/gu];
-    const term = fold(faults.has('untrimmed') ? (filter ?? '') : (filter ?? '').replace(edges, ''), faults).replace(runs, ' ');
-    const digitTerm = faults.has('digits-bare-only') ? /^\d+$/ : DIGIT_TERM;
-    const termDigits = digitTerm.test(term) ? term.replace(/\D/g, '') : undefined;
-    const dropped = faults.has('active-drops-one') && active !== undefined ? data.clients[0] : undefined;
-    clients = clients.filter(
-      (c) =>
-        c !== dropped &&
-        (active === undefined || (c.Status === 'Active') === (active === 'true')) &&
-        (idStaff === undefined || c.Staff?.IdStaff === idStaff) &&
-        (idLocation === undefined || c.Location?.IdLocation === idLocation) &&
-        (term === '' ||
-          searched(data, c).some((field) => field.includes(term)) ||
-          (termDigits !== undefined && c.ContactInfo.Phone.replace(/\D/g, '').includes(termDigits))),
-    );
-    const given = [active, filter, idStaff, idLocation].filter((value) => value !== undefined).length;
-    if (faults.has('and-drops-last') && given > 1) clients = clients.slice(0, -1);
+    const key = JSON.stringify([active, filter, query.get('idStaff'), query.get('idLocation')]);
+    data.filtered ??= new Map();
+    const kept = data.filtered.get(key);
+    if (kept) clients = kept;
+    else {
+      const faults = data.faults;
+      const asWritten = (id: string | undefined) => (faults.has('uuid-case-sensitive') ? id : id?.toLowerCase());
+      const idStaff = asWritten(uuid(query, 'idStaff'));
+      const idLocation = asWritten(uuid(query, 'idLocation'));
+      // White space is the Unicode White_Space property (openapi.yaml, filter), not JavaScript's \s or trim().
+      const [edges, runs] = faults.has('ecmascript-white-space')
+        ? [/^\s+|\s+$/g, /\s+/g]
+        : [/^\p{White_Space}+|\p{White_Space}+$/gu, /\p{White_Space}+/gu];
+      const term = fold(faults.has('untrimmed') ? (filter ?? '') : (filter ?? '').replace(edges, ''), faults).replace(runs, ' ');
+      const digitTerm = faults.has('digits-bare-only') ? /^\d+$/ : DIGIT_TERM;
+      const termDigits = digitTerm.test(term) ? term.replace(/\D/g, '') : undefined;
+      const dropped = faults.has('active-drops-one') && active !== undefined ? data.clients[0] : undefined;
+      clients = clients.filter(
+        (c) =>
+          c !== dropped &&
+          (active === undefined || (c.Status === 'Active') === (active === 'true')) &&
+          (idStaff === undefined || c.Staff?.IdStaff === idStaff) &&
+          (idLocation === undefined || c.Location?.IdLocation === idLocation) &&
+          (term === '' ||
+            searched(data, c).some((field) => field.includes(term)) ||
+            (termDigits !== undefined && c.ContactInfo.Phone.replace(/\D/g, '').includes(termDigits))),
+      );
+      const given = [active, filter, idStaff, idLocation].filter((value) => value !== undefined).length;
+      if (faults.has('and-drops-last') && given > 1) clients = clients.slice(0, -1);
+      if (data.filtered.size >= FILTERED_KEPT) data.filtered.delete(data.filtered.keys().next().value!);
+      data.filtered.set(key, clients);
+    }
   }
   const total = clients.length;
   const last = Math.max(1, Math.ceil(total / pageSize));
@@ -645,6 +660,7 @@ export function startSecondImplementation(options: SecondImplementationOptions =
   const data: Data = {
     ...made,
     folded: undefined,
+    filtered: undefined,
     faults: new Set(options.faults ?? []),
     wrongDetail: options.detailFault && made.clients.length > 0 ? wrongDetailIds(made.clients, options.detailFault) : new Set(),
   };
