@@ -10,8 +10,13 @@ const SPECIAL_LETTERS: Record<string, string> = { ø: 'o', æ: 'ae', ß: 'ss', �
 const COMBINING_MARKS = /\p{M}/gu;
 const SPECIALS = /[øæßłđœðþı]/g;
 
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters included, is meant.
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Lower case without accents: `Åsa Čapková` → `asa capkova`. Used for search and e-mail addresses. */
 export function foldText(text: string): string {
+  // Plain ASCII (ids, e-mails, phones, most names): NFD changes nothing and there is no mark and no special letter.
+  if (ASCII.test(text)) return text.toLowerCase();
   return text
     .normalize('NFD')
     .replace(COMBINING_MARKS, '')
@@ -61,11 +66,26 @@ export interface SearchedFields {
   Phone: string;
 }
 
+const foldedFieldsOf = new WeakMap<SearchedFields, readonly string[]>();
+
+/**
+ * FullName, PersonalId, Email and Phone folded, each on its own: once per client object, as a check holds one
+ * walk's clients to many terms (the object is read as it was the first time; a parsed answer is never changed).
+ */
+export function foldedFields(client: SearchedFields): readonly string[] {
+  let fields = foldedFieldsOf.get(client);
+  if (!fields) {
+    fields = [foldText(client.FullName), foldText(client.PersonalId), foldText(client.Email), foldText(client.Phone)];
+    foldedFieldsOf.set(client, fields);
+  }
+  return fields;
+}
+
 /** True when the client matches `filter` as openapi.yaml states it (a reference implementation: the server uses an index). */
 export function matchesFilter(client: SearchedFields, filter: string): boolean {
   const term = filterTerm(filter);
   if (term === '') return true;
-  if ([client.FullName, client.PersonalId, client.Email, client.Phone].some((field) => foldText(field).includes(term))) return true;
+  if (foldedFields(client).some((field) => field.includes(term))) return true;
   const digits = digitTerm(term);
   return digits !== undefined && phoneDigits(client.Phone).includes(digits);
 }

@@ -2,7 +2,7 @@
 // length and commonness from the start, the middle and the end of each searched field and at each sign in it, the
 // rarest character, and the count probe's characters, pieces and substrings. Only the data decides them: what a
 // check expects of each is the filter rule applied to the walk (completeness.ts), never a count taken here.
-import { digitTerm, filterTerm } from '../../contract/text-folding';
+import { digitTerm, filterTerm, foldedFields } from '../../contract/text-folding';
 import type { ClientExtended } from '../../contract/wire-types';
 import { fold, termStretch } from '../kit/semantics';
 import type { FullWalk } from '../kit/context';
@@ -47,7 +47,8 @@ export interface CutTerm {
 export function cutTerms(clients: readonly ClientExtended[], sources = spread(clients, 12), lengths = [4, 6, 8, 12]): CutTerm[] {
   // Counted on at most COUNTED clients: on a long list counting them all kept the connection idle for seconds (a
   // server may close an idle keep-alive connection then), and a rank needs no exact count.
-  const folded = spread(clients, COUNTED).map((c) => SEARCHED.map((field) => fold(c[field])));
+  // Each client's folded fields in one text, joined by a character no cut term holds (NUL): one search a client.
+  const folded = spread(clients, COUNTED).map((c) => foldedFields(c).join('\u0000'));
   const terms = new Map<string, CutTerm>();
   for (const source of sources)
     for (const field of SEARCHED) {
@@ -66,7 +67,7 @@ export function cutTerms(clients: readonly ClientExtended[], sources = spread(cl
             .join('')
             .trim();
           if ([...term].length < Math.min(...lengths) || terms.has(term)) continue;
-          terms.set(term, { term, source, matches: folded.filter((fields) => fields.some((text) => text.includes(term))).length });
+          terms.set(term, { term, source, matches: folded.filter((text) => text.includes(term)).length });
         }
     }
   return [...terms.values()];

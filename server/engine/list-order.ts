@@ -8,7 +8,7 @@
 // everything when a request reaches past them (a later page, an id, a
 // filter). Both give the same places: the order is total (ids are unique).
 import type { ClientSource } from './client-source';
-import { foldField } from './search/search-index';
+import { foldText } from '../../contract/text-folding';
 
 const collator = new Intl.Collator('en', { sensitivity: 'base' });
 
@@ -137,7 +137,7 @@ function sortClients(source: ClientSource): { order: Int32Array; foldedNames: st
     nameOf[i] = index;
   }
   // The folded names go on to the search index too: one string per distinct name, shared by the clients bearing it.
-  const folded = names.map(foldField);
+  const folded = names.map(foldText);
   // A first sort by the folded name (plain string comparison, cheap) leaves the
   // names in collation order or very near it; the collator's sort then runs over
   // that, and TimSort needs about one comparison per name on sorted runs.

@@ -46,14 +46,6 @@ import {
 // tab into a space, so a term can never match across two fields.
 const FIELD_SEPARATOR = '\t';
 
-// eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters included, is meant.
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** foldText, with a shortcut for plain ASCII (ids, e-mails, phones, most names), where folding is only lower-casing. */
-export function foldField(text: string): string {
-  return ASCII.test(text) ? text.toLowerCase() : foldText(text);
-}
-
 /** The search term as the index sees it: the contract's filterTerm (trimmed, folded, each run of Unicode White_Space one space). */
 export function normalizeTerm(filter: string): string {
   return filterTerm(filter);
@@ -509,7 +501,7 @@ export class SearchIndex {
   private keptBytes = 0;
   private prebuilding: Promise<void> | undefined;
 
-  /** `clients` in list order: positions returned are indexes into it. `foldedNames[i]` may carry foldField(FullName) of client i, already computed. */
+  /** `clients` in list order: positions returned are indexes into it. `foldedNames[i]` may carry foldText(FullName) of client i, already computed. */
   constructor(clients: readonly ClientDetail[], foldedNames?: readonly string[]) {
     // The phone's digits ride along as a fifth field: a term of digits alone
     // then finds the spec's union (the four fields, or the phone ignoring its
@@ -526,10 +518,10 @@ export class SearchIndex {
     this.fields = new NgramIndex(
       clients.length,
       [
-        { of: foldedNames ? (i) => foldedNames[i]! : (i) => foldField(clients[i]!.PersonalInfo.FullName) },
-        { of: (i) => foldField(clients[i]!.PersonalInfo.PersonalId) },
-        { of: (i) => foldField(clients[i]!.ContactInfo.Email) },
-        { of: (i) => foldField(clients[i]!.ContactInfo.Phone) },
+        { of: foldedNames ? (i) => foldedNames[i]! : (i) => foldText(clients[i]!.PersonalInfo.FullName) },
+        { of: (i) => foldText(clients[i]!.PersonalInfo.PersonalId) },
+        { of: (i) => foldText(clients[i]!.ContactInfo.Email) },
+        { of: (i) => foldText(clients[i]!.ContactInfo.Phone) },
         phone,
       ],
       hint,
