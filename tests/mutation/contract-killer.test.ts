@@ -18,9 +18,9 @@ import { detailChecks } from '../../contract-suite/checks/detail';
 import { diagnosticsChecks } from '../../contract-suite/checks/diagnostics';
 import { listChecks } from '../../contract-suite/checks/lists';
 import type { Target } from '../../contract-suite/kit/target';
-import type { ClientDetail } from '../../contract/wire-types';
 import { startProxy } from '../../proxy/proxy';
 import { generateClients } from '../../seeds/client';
+import { ASKED_FIRST, withCases } from '../../tools/mutation/killer-data';
 import { startServer, type ScenarioRequest } from '../../server/index';
 import { API_KEY, get, startLeanTestServer, startTestServer, type TestServer } from '../support/servers';
 
@@ -33,76 +33,6 @@ const RUNS = Number(process.env.MUTATION_RUNS ?? 20);
  */
 const SETTLED_CLIENTS = Number(process.env.MUTATION_SETTLED_CLIENTS ?? 1100);
 const SEED = 20260101;
-
-/**
- * Names (and ids) that make each rule of the documented order matter (openapi.yaml, "Lists: paging, order and
- * totals"): the same name twice and a name equal to it under the collator but not as a string (Åsa / Asa), the
- * three with ids in neither the order of the data nor its reverse, and Åsa's between the two Asa's, so that only
- * ranking them as one name and then by IdClient orders them right (a tie kept in data order or reversed, or Åsa
- * put after Asa, gives another order: the lazy store's selection of the first page, list-order.ts select, meets
- * them too); and a letter the collator places apart from what it folds to (Þ sorts after Z, its folding
- * "th" among the T's), so that a sort by the folded names alone is told from the collator's. Generated names
- * rarely do all of this in 120 clients.
- */
-const ORDER_CASES: readonly (readonly [string, string, string?])[] = [
-  ['Åsa', 'Berg', '00000000-0000-4000-8000-000000000002'],
-  ['Asa', 'Berg', '00000000-0000-4000-8000-000000000003'],
-  ['Asa', 'Berg', '00000000-0000-4000-8000-000000000001'],
-  ['Tor', 'Ek'],
-  ['Þór', 'Ek'],
-  ['Zoe', 'Aero'],
-];
-
-/**
- * Names in scripts far from the generated ones (Greek, Cyrillic, Han), after the order cases: with them the data's
- * folded fields hold more distinct characters than the search index's alphabet (63), so its rarest characters
- * share the "other" symbol and a term holding one takes that path (the texts kept as UTF-8, each match confirmed
- * on its text). The generated data alone has some 43 characters, so that path was never taken with a match.
- * Only the settled server gets them: the other keeps a data set with no such character, which a term holding one
- * must still find nothing in (the index then has no texts kept apart at all).
- */
-const SCRIPT_CASES: readonly (readonly [string, string])[] = [
-  ['Ελένη', 'Παπαδοπούλου'],
-  ['Αθηνά', 'Ζαχαρίου'],
-  ['Дмитрий', 'Соколов'],
-  ['Юлия', 'Щербакова'],
-  ['李', '小龍'],
-];
-
-/**
- * Every sixth client's phone as long as the schema allows (`+` and 24 digits): the phones' digits then outrun the
- * room the search index sets aside for them (about 12 a client), so its growing is run; generated phones have 11.
- */
-const LONG_PHONE_EVERY = 6;
-
-function withCases(clients: ClientDetail[], scripts: boolean): ClientDetail[] {
-  return clients.map((generated, i) => {
-    const client =
-      i % LONG_PHONE_EVERY === LONG_PHONE_EVERY - 1
-        ? {
-            ...generated,
-            ContactInfo: {
-              ...generated.ContactInfo,
-              Phone: `+${`${generated.ContactInfo.Phone.replace(/\D/g, '')}${i}`.padEnd(24, '7').slice(0, 24)}`,
-            },
-          }
-        : generated;
-    const names = ORDER_CASES[i] ?? (scripts ? SCRIPT_CASES[i - ORDER_CASES.length] : undefined);
-    if (!names) return client;
-    const [FirstName, LastName, IdClient = client.IdClient] = names;
-    return { ...client, IdClient, PersonalInfo: { ...client.PersonalInfo, FirstName, LastName, FullName: `${FirstName} ${LastName}` } };
-  });
-}
-
-/**
- * A lazy store (the lean server's) fills in as it is asked: the suite's first request is the first page, which it
- * answers by selection, and its third sorts. Two more lean servers are first asked what the suite never asks first,
- * then checked by the whole suite: a filter before anything (its groups read every record before any order is
- * known), and the first page then a filter (the groups read past the selection before the sort). What they do
- * wrong stays in the store (records made, groups made or never made), where the suite meets it.
- */
-const FILTER_FIRST = ['/api/v1/Client/Extended?active=true'];
-const FILTER_AFTER_FIRST_PAGE = ['/api/v1/Client/Simple', '/api/v1/Client/Extended?active=true'];
 
 /**
  * A request reset before any answer came is sent once more (RFC 9112 §9.3.1 allows it for an idempotent request; issue
@@ -130,6 +60,7 @@ globalThis.fetch = async (input, init) => {
 const LISTENER = { keepAliveMs: 120_000 };
 
 /**
+ * First asked what the suite never asks first (tools/mutation/killer-data.ts, ASKED_FIRST), then the whole suite.
  * `generated`: over the generator's own source (seeds/client.ts generatedSource: ids and names first, each record
  * made when read), as the in-process handlers build their store when no data file is given, instead of records
  * made beforehand: the same clients, without the order cases.
@@ -180,8 +111,8 @@ const settled = lazily(async () => {
   return server;
 });
 const lean = lazily(() => startLeanTestServer({}, withCases(generateClients(1, CLIENTS), false), LISTENER));
-const leanFilterFirst = lazily(() => startLeanAskedFirst(FILTER_FIRST, true));
-const leanFilterAfterPage = lazily(() => startLeanAskedFirst(FILTER_AFTER_FIRST_PAGE));
+const leanFilterFirst = lazily(() => startLeanAskedFirst(ASKED_FIRST.filter, true));
+const leanFilterAfterPage = lazily(() => startLeanAskedFirst(ASKED_FIRST['page-then-filter']));
 /** The modes server, behind a judge that keeps every violation of a run (the suite's own bad requests fill the default 1,000). */
 const modes = lazily(() => startServer(MODES));
 const judge = lazily(async () => startProxy({ upstream: (await modes()).url, journalSize: 100_000 }));

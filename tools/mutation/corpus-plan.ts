@@ -1,6 +1,7 @@
 // Why this file exists: what the differential decider replays, in one place: the instances (road × data set ×
 // state), the order of the corpus's requests in each, and the shapes decide.ts and worker.ts exchange. Both sides
 // read it, so the original's fingerprints and a mutant's replay are made from the same plan.
+import { ASKED_FIRST, CORPUS_API_KEY } from './killer-data';
 import type { Corpus, CorpusRequest, InstanceSpec, Road } from './roads';
 
 /** The data sets: none, one client, a few pages, past the records' arena reserve (1,024), and a large one. */
@@ -10,14 +11,24 @@ export const DATA_SETS = [0, 1, 120, 1100, 6000] as const;
  * Every instance, cheapest first (a mutant that differs is usually told in the first ones): the server's app cold
  * and after its background work (app.prebuild: views made, records off the heap), and the MSW handlers.
  */
-export const INSTANCES: readonly InstanceSpec[] = DATA_SETS.flatMap((clients) => [
-  { road: 'server', clients, state: 'cold' } as const,
-  { road: 'server', clients, state: 'settled' } as const,
-  { road: 'msw', clients, state: 'cold' } as const,
-]);
+export const INSTANCES: readonly InstanceSpec[] = [
+  ...DATA_SETS.flatMap((clients) => [
+    { road: 'server', clients, state: 'cold' } as const,
+    { road: 'server', clients, state: 'settled' } as const,
+    { road: 'msw', clients, state: 'cold' } as const,
+  ]),
+  // The mutation killer's five servers (tests/mutation/contract-killer.test.ts), on their own data and first
+  // requests (killer-data.ts): what only those bring out is then a difference here too, not an equivalence.
+  { road: 'server', clients: 120, state: 'cold', data: 'cases' },
+  { road: 'server', clients: 1100, state: 'settled', data: 'cases+scripts' },
+  { road: 'lean', clients: 120, state: 'cold', data: 'cases' },
+  { road: 'lean', clients: 120, state: 'cold', data: 'generated', askedFirst: 'filter' },
+  { road: 'lean', clients: 120, state: 'cold', data: 'cases', askedFirst: 'page-then-filter' },
+];
 
 export function instanceName(spec: InstanceSpec): string {
-  return spec.road === 'msw' ? `msw/${spec.clients}` : `server/${spec.clients}/${spec.state}`;
+  const base = spec.road === 'msw' ? `msw/${spec.clients}` : `${spec.road}/${spec.clients}/${spec.state}`;
+  return `${base}${spec.data ? `/${spec.data}` : ''}${spec.askedFirst ? `/first:${spec.askedFirst}` : ''}`;
 }
 
 /** The seed of the suite's second order. */
@@ -42,12 +53,18 @@ export function shuffled<T>(items: readonly T[], seed = SHUFFLE_SEED): T[] {
 }
 
 /**
- * One instance's requests: the suite's in its own order, then the same again shuffled (so each answer also comes
+ * One instance's requests: those it is asked first (killer-data.ts), the suite's in its own order, then the same again shuffled (so each answer also comes
  * after other requests, conditional ones among them), then the generated ones. The MSW road skips what fetch
  * would not send as it is.
  */
-export function sequenceOf(corpus: Corpus, road: Road, carries: (road: Road, request: CorpusRequest) => boolean): CorpusRequest[] {
-  return [...corpus.suite, ...shuffled(corpus.suite), ...corpus.generated].filter((request) => carries(road, request));
+export function sequenceOf(corpus: Corpus, spec: InstanceSpec, carries: (road: Road, request: CorpusRequest) => boolean): CorpusRequest[] {
+  const first = spec.askedFirst ? ASKED_FIRST[spec.askedFirst].map((path) => askedFirstRequest(path)) : [];
+  return [...first, ...corpus.suite, ...shuffled(corpus.suite), ...corpus.generated].filter((request) => carries(spec.road, request));
+}
+
+/** A request the instance is asked before the corpus: a GET with the key, as the killer's lean servers are first asked. */
+function askedFirstRequest(path: string): CorpusRequest {
+  return { method: 'GET', path, headers: { 'X-Api-Key': CORPUS_API_KEY }, raw: false };
 }
 
 /** Per instance name, each answer's fingerprint in sequence order: `status:headers-hash:body-hash`. */

@@ -11,22 +11,25 @@ import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http';
 import { inject } from 'light-my-request';
 import fc from 'fast-check';
 import { createHandlersWith, pinOwnMethods } from '../../server/msw-core';
-import { createApp } from '../../server/pipeline/app';
+import { appOn, createApp } from '../../server/pipeline/app';
+import { apiPath } from '../../server/pipeline/api-path';
+import { leanFirst } from '../../server/pipeline/lean-path';
+import { digestMatcher } from '../../server/pipeline/key-digest';
 import { startHttpServer } from '../../server/listener/http-server';
 import { ClientStore } from '../../server/engine/store';
 import { createLogger } from '../../server/process/logger';
 import { configFromOptions } from '../../server/process/config';
 import { startServer } from '../../server/index';
 import { specOf } from '../../server/mock';
-import { generateClients } from '../../seeds/client';
+import { generatedSource, generateClients } from '../../seeds/client';
 import { runSuite } from '../../contract-suite/cli/main';
 import { requestHeaders, requestPath } from '../../contract-suite/kit/http';
 import { sendRaw } from '../../contract-suite/kit/raw-http';
 import { requestArbitrary } from '../../contract-suite/property/generators';
 import type { ApiRequest } from '../../contract/exchange';
+import type { ClientDetail } from '../../contract/wire-types';
+import { CORPUS_API_KEY, withCases, type ASKED_FIRST } from './killer-data';
 
-/** The key every corpus request that carries one carries (the mock's default). */
-const API_KEY = 'dev-key';
 /** The origin the suite's CORS checks send, as the killer (tests/mutation/contract-killer.test.ts) sends it. */
 const ORIGIN = 'https://example.org';
 
@@ -73,7 +76,7 @@ function headerLines(headers: Iterable<[string, string | string[] | number | und
 }
 
 function concrete(request: ApiRequest): CorpusRequest {
-  const target = { baseUrl: 'http://127.0.0.1', apiKey: API_KEY };
+  const target = { baseUrl: 'http://127.0.0.1', apiKey: CORPUS_API_KEY };
   const headers = requestHeaders(target, request);
   const forbidden = ['CONNECT', 'TRACE', 'TRACK'].includes(request.method.toUpperCase());
   // A method Node's parser does not read (the suite's BREW and get) goes on a socket on the server road, as a client
@@ -109,7 +112,7 @@ export async function captureCorpus(generatedCount: number, seed: number): Promi
   try {
     const recorded: ApiRequest[] = [];
     const run = await runSuite(
-      { baseUrl: server.url, apiKey: API_KEY, onExchange: (exchange) => recorded.push(exchange.request) },
+      { baseUrl: server.url, apiKey: CORPUS_API_KEY, onExchange: (exchange) => recorded.push(exchange.request) },
       { runs: 20, seed, origin: ORIGIN, strictHttp: true },
     );
     const sample = await run.context.sample();
@@ -120,14 +123,51 @@ export async function captureCorpus(generatedCount: number, seed: number): Promi
   }
 }
 
-export type Road = 'server' | 'msw';
+/**
+ * `server`: the Express app as `serve` runs it, over an eager store; `msw`: the in-process handlers over the
+ * generator's lazy source; `lean`: the API path behind its lean driver over a lazy store of records (as the
+ * in-process handlers hold a data file), the mutation killer's lean servers.
+ */
+export type Road = 'server' | 'msw' | 'lean';
 export type State = 'cold' | 'settled';
 
 export interface InstanceSpec {
   road: Road;
   clients: number;
-  /** msw: the handlers' own warm-up only (they have no background work to wait for). */
+  /** msw and lean: the handlers' own warm-up only (they have no background work to wait for). */
   state: State;
+  /**
+   * The data: the generator's (seed 1), or as the mutation killer holds them (killer-data.ts): the order cases
+   * first, and the script cases after them with `cases+scripts`. `generated` on the lean road: the generator's
+   * own lazy source instead of records.
+   */
+  data?: 'cases' | 'cases+scripts' | 'generated';
+  /** Requests sent before the corpus's (killer-data.ts, ASKED_FIRST): a lazy store then fills in another way. */
+  askedFirst?: keyof typeof ASKED_FIRST;
+}
+
+/** The instance's records as the mutation killer's server of that kind holds them. */
+function recordsOf(spec: InstanceSpec): readonly ClientDetail[] {
+  const clients = generateClients(1, spec.clients);
+  return spec.data === 'cases' || spec.data === 'cases+scripts' ? withCases(clients, spec.data === 'cases+scripts') : clients;
+}
+
+/** The API path's answer through light-my-request: Express swaps the objects' prototypes, so its methods are pinned first. */
+function injecting(handle: (req: IncomingMessage, res: ServerResponse) => void) {
+  return async (request: CorpusRequest): Promise<Answer> => {
+    const answer = await inject(handle, {
+      method: request.method as 'GET',
+      url: request.path,
+      headers: request.headers,
+      remoteAddress: '127.0.0.1',
+    });
+    return { status: answer.statusCode, headers: headerLines(Object.entries(answer.headers)), body: answer.rawPayload };
+  };
+}
+
+function pinBoth(req: IncomingMessage, res: ServerResponse): void {
+  pinOwnMethods(req);
+  pinOwnMethods(res);
 }
 
 export interface Instance {
@@ -138,14 +178,12 @@ export interface Instance {
 async function serverInstance(spec: InstanceSpec): Promise<Instance> {
   const config = configFromOptions({ logLevel: 'silent', seed: 1, clients: spec.clients });
   const logger = createLogger('silent');
-  const app = createApp(config, new ClientStore(generateClients(1, spec.clients)), logger, specOf(config));
+  const app = createApp(config, new ClientStore(recordsOf(spec)), logger, specOf(config));
   if (spec.state === 'settled') await app.prebuild();
-  // The Express app swaps the request's and response's prototypes; light-my-request's methods must survive it.
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    pinOwnMethods(req);
-    pinOwnMethods(res);
+  const injected = injecting((req, res) => {
+    pinBoth(req, res);
     app(req, res);
-  };
+  });
   let listener: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   return {
     async answer(request) {
@@ -161,18 +199,23 @@ async function serverInstance(spec: InstanceSpec): Promise<Instance> {
         });
         return { status: raw.status, headers: headerLines(raw.headers), body: raw.body };
       }
-      const answer = await inject(handle, {
-        method: request.method as 'GET',
-        url: request.path,
-        headers: request.headers,
-        remoteAddress: '127.0.0.1',
-      });
-      return { status: answer.statusCode, headers: headerLines(Object.entries(answer.headers)), body: answer.rawPayload };
+      return injected(request);
     },
     async close() {
       await listener?.stop();
     },
   };
+}
+
+/** The killer's lean server without its socket: a lazy store, the lean driver first, the Express app for the rest. */
+async function leanInstance(spec: InstanceSpec): Promise<Instance> {
+  const config = configFromOptions({ logLevel: 'silent', seed: 1, clients: spec.clients });
+  const logger = createLogger('silent');
+  const store = new ClientStore(spec.data === 'generated' ? generatedSource(1, spec.clients) : recordsOf(spec), { lazy: true });
+  const path = apiPath(config, store, logger, specOf(config), undefined, digestMatcher);
+  const full = appOn(path);
+  const answer = injecting(leanFirst(path, () => Promise.resolve(full), pinBoth));
+  return { answer, close: () => Promise.resolve() };
 }
 
 async function mswInstance(spec: InstanceSpec): Promise<Instance> {
@@ -200,10 +243,10 @@ async function mswInstance(spec: InstanceSpec): Promise<Instance> {
 
 /** Opens one instance. A request an instance cannot carry (a raw one on the MSW road) is not asked of it. */
 export function openInstance(spec: InstanceSpec): Promise<Instance> {
-  return spec.road === 'server' ? serverInstance(spec) : mswInstance(spec);
+  return spec.road === 'server' ? serverInstance(spec) : spec.road === 'lean' ? leanInstance(spec) : mswInstance(spec);
 }
 
-/** Whether a road carries a request: MSW sees only what fetch sends. */
+/** Whether a road carries a request: the in-process roads see only what fetch sends. */
 export function carries(road: Road, request: CorpusRequest): boolean {
   return road === 'server' || !request.raw;
 }

@@ -97,7 +97,7 @@ async function original(job: WorkerJob, corpus: Corpus): Promise<WorkerVerdict> 
     namespace.currentTestId = name;
     const roads = freshRoads(job.bundle);
     const list: string[] = (prints[name] = []);
-    await runInstance(roads, spec, sequenceOf(corpus, spec.road, roads.carries), (_i, print) => (list.push(print), true), job.requestMs);
+    await runInstance(roads, spec, sequenceOf(corpus, spec, roads.carries), (_i, print) => (list.push(print), true), job.requestMs);
     await drain();
     coverage[name] = Object.keys(namespace.mutantCoverage?.perTest[name] ?? {});
   }
@@ -119,7 +119,7 @@ async function mutant(job: WorkerJob, corpus: Corpus): Promise<WorkerVerdict> {
       await runInstance(
         roads,
         spec,
-        sequenceOf(corpus, spec.road, roads.carries),
+        sequenceOf(corpus, spec, roads.carries),
         (i, print, request) => {
           requests++;
           if (print === expected[i]) return true;
