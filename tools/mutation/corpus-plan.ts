@@ -9,7 +9,8 @@ export const DATA_SETS = [0, 1, 120, 1100, 6000] as const;
 
 /**
  * Every instance, cheapest first (a mutant that differs is usually told in the first ones): the server's app cold
- * and after its background work (app.prebuild: views made, records off the heap), and the MSW handlers.
+ * and after its background work (app.prebuild: views made, records off the heap), and the MSW handlers, over each
+ * data set; then the mutation killer's five servers.
  */
 export const INSTANCES: readonly InstanceSpec[] = [
   ...DATA_SETS.flatMap((clients) => [
@@ -53,9 +54,9 @@ export function shuffled<T>(items: readonly T[], seed = SHUFFLE_SEED): T[] {
 }
 
 /**
- * One instance's requests: those it is asked first (killer-data.ts), the suite's in its own order, then the same again shuffled (so each answer also comes
- * after other requests, conditional ones among them), then the generated ones. The MSW road skips what fetch
- * would not send as it is.
+ * One instance's requests: those it is asked first (killer-data.ts), the suite's in its own order, then the same
+ * again shuffled (so each answer also comes after other requests, conditional ones among them), then the generated
+ * ones. The in-process roads skip what fetch would not send as it is.
  */
 export function sequenceOf(corpus: Corpus, spec: InstanceSpec, carries: (road: Road, request: CorpusRequest) => boolean): CorpusRequest[] {
   const first = spec.askedFirst ? ASKED_FIRST[spec.askedFirst].map((path) => askedFirstRequest(path)) : [];
