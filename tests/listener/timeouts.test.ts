@@ -70,9 +70,10 @@ describe('header timeout (slowloris)', () => {
     expect(response?.status).toBe(408);
     expect(JSON.parse(response!.body)).toEqual({ Code: 'VALIDATION_ERROR', Message: 'The request took too long to arrive' });
     expect(outcome.closedAfterMs).toBeLessThan(SHORT.headersMs + SHORT.checkIntervalMs + SLACK_MS);
-    // Not cut before its time: the server holds the limit it was given. Not timed from here: when Node's connection
-    // check first finds the head overdue is Node's timer, and in two whole jest runs on two loaded cores it cut
-    // this client 60 and 69 ms after it connected (never when the file runs alone, nor beside a CPU hog).
+    // Not cut before its time: the server holds the limit it was given. Not timed from here: Node's own connection
+    // check cuts such a client early while other connections open and close beside it (60 and 69 ms in two whole
+    // jest runs; a script with no project code: 2-3 of 60-90 tries at 61-115 ms, on Node 22 and 24, 0 of 57 without
+    // the other connections). That is Node's to fix, or ours with a header deadline of our own, not this test's.
     expect(running.server.headersTimeout).toBe(SHORT.headersMs);
     expect(running.server.requestTimeout).toBe(SHORT.requestMs);
   });

@@ -1,7 +1,8 @@
 // Why this file exists: what the differential decider replays, in one place: the instances (road × data set ×
 // state), the order of the corpus's requests in each, and the shapes decide.ts and worker.ts exchange. Both sides
 // read it, so the original's fingerprints and a mutant's replay are made from the same plan.
-import { ASKED_FIRST, CORPUS_API_KEY } from './killer-data';
+import { DEFAULT_API_KEY } from '../../contract-suite/kit/target';
+import { ASKED_FIRST } from './killer-data';
 import type { Corpus, CorpusRequest, InstanceSpec, Road } from './roads';
 
 /** The data sets: none, one client, a few pages, past the records' arena reserve (1,024), and a large one. */
@@ -65,7 +66,7 @@ export function sequenceOf(corpus: Corpus, spec: InstanceSpec, carries: (road: R
 
 /** A request the instance is asked before the corpus: a GET with the key, as the killer's lean servers are first asked. */
 function askedFirstRequest(path: string): CorpusRequest {
-  return { method: 'GET', path, headers: { 'X-Api-Key': CORPUS_API_KEY }, raw: false };
+  return { method: 'GET', path, headers: { 'X-Api-Key': DEFAULT_API_KEY }, raw: false };
 }
 
 /** Per instance name, each answer's fingerprint in sequence order: `status:headers-hash:body-hash`. */

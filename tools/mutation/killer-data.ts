@@ -4,9 +4,6 @@
 // not be called equivalent because the corpus ran on other data.
 import type { ClientDetail } from '../../contract/wire-types';
 
-/** The key every corpus request that carries one carries: the mock's default, which the killer's servers take. */
-export const CORPUS_API_KEY = 'dev-key';
-
 /**
  * Names (and ids) that make each rule of the documented order matter (openapi.yaml, "Lists: paging, order and
  * totals"): the same name twice and a name equal to it under the collator but not as a string (Åsa / Asa), the

@@ -28,7 +28,8 @@ import { sendRaw } from '../../contract-suite/kit/raw-http';
 import { requestArbitrary } from '../../contract-suite/property/generators';
 import type { ApiRequest } from '../../contract/exchange';
 import type { ClientDetail } from '../../contract/wire-types';
-import { CORPUS_API_KEY, withCases, type ASKED_FIRST } from './killer-data';
+import { DEFAULT_API_KEY } from '../../contract-suite/kit/target';
+import { withCases, type ASKED_FIRST } from './killer-data';
 
 /** The origin the suite's CORS checks send, as the killer (tests/mutation/contract-killer.test.ts) sends it. */
 const ORIGIN = 'https://example.org';
@@ -76,7 +77,7 @@ function headerLines(headers: Iterable<[string, string | string[] | number | und
 }
 
 function concrete(request: ApiRequest): CorpusRequest {
-  const target = { baseUrl: 'http://127.0.0.1', apiKey: CORPUS_API_KEY };
+  const target = { baseUrl: 'http://127.0.0.1', apiKey: DEFAULT_API_KEY };
   const headers = requestHeaders(target, request);
   const forbidden = ['CONNECT', 'TRACE', 'TRACK'].includes(request.method.toUpperCase());
   // A method Node's parser does not read (the suite's BREW and get) goes on a socket on the server road, as a client
@@ -112,7 +113,7 @@ export async function captureCorpus(generatedCount: number, seed: number): Promi
   try {
     const recorded: ApiRequest[] = [];
     const run = await runSuite(
-      { baseUrl: server.url, apiKey: CORPUS_API_KEY, onExchange: (exchange) => recorded.push(exchange.request) },
+      { baseUrl: server.url, apiKey: DEFAULT_API_KEY, onExchange: (exchange) => recorded.push(exchange.request) },
       { runs: 20, seed, origin: ORIGIN, strictHttp: true },
     );
     const sample = await run.context.sample();
